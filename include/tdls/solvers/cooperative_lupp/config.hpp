@@ -1,0 +1,70 @@
+// libtdls: configuration of the cooperative LU-pp solver.
+#pragma once
+
+#include <tdls/core/math.hpp>
+#include <tdls/core/structural_real.hpp>
+
+namespace tdls {
+
+/// How the rows follow the pivot order.
+enum class RowInterchange {
+    /// Rows never move: each thread tracks the position of its rows in the
+    /// pivoted order (MAGMA's rowid), and the pivot array records it.
+    Logical,
+    /// LAPACK's scheme: rows move between threads, so that the row at position
+    /// k always lives in slot k / threads_per_system of thread
+    /// k % threads_per_system. Same pivots, same operations, same order as
+    /// Logical: the factored rows and the solutions are bitwise identical, only
+    /// their places differ.
+    Physical,
+};
+
+/// How the caller stores the matrix A of each system.
+enum class Layout {
+    /// A(r, c) at A[(r * N + c) * stride]. The solver factors S = A^T, the
+    /// stored array read column-major (threads hold columns of A, so a group
+    /// still reads consecutive addresses), and solves A x = b by the mirror
+    /// solve U^T z = b, L^T w = z, x = P^T w.
+    RowMajor,
+    /// A(r, c) at A[(c * N + r) * stride]: S = A, P A = L U, L y = P b, U x = y.
+    ColMajor,
+};
+
+/// Configuration of CooperativeLUppSolverStatic and CooperativeLUppSolverDynamic,
+/// passed as a template argument, typically with designated initializers:
+///   tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2,
+///                                       .row_interchange = tdls::RowInterchange::Physical}
+template <typename T>
+struct CooperativeLUppConfig {
+    /// Rows of the stored matrix each thread holds. A system of order N takes
+    /// ceil(N / rows_per_thread) threads; more rows per thread means smaller
+    /// groups, so that several systems share a warp, and more registers.
+    int rows_per_thread = 1;
+
+    /// Logical (default) or physical row interchanges; see RowInterchange.
+    RowInterchange row_interchange = RowInterchange::Logical;
+
+    /// Threshold pivoting: the row in place is kept as pivot when its magnitude
+    /// is at least this fraction of the column's largest one (and not below
+    /// singular_floor). 1, the default, is LAPACK's partial pivoting: the first
+    /// largest magnitude. Must lie in (0, 1].
+    StructuralReal<T> relative_pivot_threshold = T(1);
+
+    /// A column whose largest candidate magnitude is below this value is
+    /// singular. The default, the smallest normal number, adds subnormal
+    /// pivots (whose reciprocals overflow) to exact zeros. Must be >= 0.
+    StructuralReal<T> singular_floor = smallest_normal<T>();
+
+    /// Unroll the column loops of the static solver completely. GPU code needs
+    /// it to keep rows in registers; CPU code usually builds faster and runs as
+    /// fast without. The values computed do not depend on it.
+    bool unroll_loops = true;
+
+    /// Storage order of A; see Layout.
+    Layout layout = Layout::RowMajor;
+
+    friend constexpr bool operator==(const CooperativeLUppConfig&,
+                                     const CooperativeLUppConfig&) = default;
+};
+
+} // namespace tdls

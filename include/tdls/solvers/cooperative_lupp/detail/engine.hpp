@@ -1,0 +1,490 @@
+// libtdls: the algorithm of the cooperative LU-pp solver, shared by the static
+// and the dynamic solver.
+//
+// Copyright (c) 2026, the libtdls developers. BSD 3-Clause License (LICENSE).
+//
+// The right-looking elimination with partial pivoting below, its rowid
+// bookkeeping and its register-resident rows follow the method of MAGMA's
+// small-system batched solver (magmablas/zgesv_batched_small.cu,
+// zgesv_batched_small_device, by Azzam Haidar and Ahmad Abdelfattah; MAGMA
+// 2.x, Univ. of Tennessee, Knoxville; Univ. of California, Berkeley; Univ. of
+// Colorado, Denver), used under MAGMA's BSD 3-Clause license, reproduced in
+// full in the LICENSE file. This is an independent implementation of that
+// method; no MAGMA code is copied.
+//
+// One object of Engine lives in each thread of the group for the duration of
+// one entry point. It holds the per-row state of the thread (the position or
+// original index of each of its rows, its right-hand-side entries) and runs the
+// phases of the algorithm. Between two barriers, no workspace element is
+// written by one thread while another accesses it; each phase below says which
+// region it writes and which it reads. The sequence of barriers depends only on
+// the order, the row interchanges, the layout and the entry point, never on the
+// data, so a barrier wider than the group remains valid.
+#pragma once
+
+#include <tdls/core/group.hpp>
+#include <tdls/core/macros.hpp>
+#include <tdls/core/math.hpp>
+#include <tdls/core/unroll.hpp>
+#include <tdls/solvers/cooperative_lupp/config.hpp>
+#include <tdls/solvers/cooperative_lupp/detail/operands.hpp>
+
+namespace tdls::detail::coop {
+
+/// The pivot of one column: its position in the pivoted order and the largest
+/// candidate magnitude of the column, which decides singularity.
+template <typename T>
+struct PivotChoice {
+    int position;
+    T largest;
+};
+
+/// Elements of the solver workspace for order n and a group of `threads`
+/// threads, the two barrier elements included. Logical interchanges: three
+/// vectors of n (pivot row, magnitudes by position, right-hand-side broadcast);
+/// the substitutions need 2n + 2, which only exceeds 3n at n = 1. Physical:
+/// the candidate of each thread and its position, the magnitude of the row in
+/// place, and two exchange records of n + 2 (row, original index, rhs entry).
+template <bool Physical>
+TDLS_HOST_DEVICE constexpr int workspace_elements(int n, int threads) noexcept {
+    const int data = Physical ? 2 * n + 2 * threads + 5 : (3 * n > 2 * n + 2 ? 3 * n : 2 * n + 2);
+    return barrier_workspace_elements + data;
+}
+
+template <typename T, auto Config, int StaticN>
+class Engine {
+  public:
+    static constexpr int R = Config.rows_per_thread;
+    static constexpr bool physical = Config.row_interchange == RowInterchange::Physical;
+    static constexpr bool row_major = Config.layout == Layout::RowMajor;
+    static constexpr bool unroll = Config.unroll_loops && StaticN > 0;
+    static constexpr T threshold = Config.relative_pivot_threshold.value();
+    static constexpr T floor = Config.singular_floor.value();
+    static constexpr int static_threads = StaticN > 0 ? (StaticN + R - 1) / R : 0;
+
+    static_assert(R >= 1, "rows_per_thread must be at least 1");
+    static_assert(threshold > T(0) && threshold <= T(1),
+                  "relative_pivot_threshold must lie in (0, 1]");
+    static_assert(floor >= T(0), "singular_floor must not be negative");
+
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work) noexcept
+        : n_(n), threads_((n + R - 1) / R), tx_(tx), ws_(work + barrier_workspace_elements) {}
+
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int order() const noexcept {
+        if constexpr (StaticN > 0)
+            return StaticN;
+        else
+            return n_;
+    }
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int threads() const noexcept {
+        if constexpr (StaticN > 0)
+            return static_threads;
+        else
+            return threads_;
+    }
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int tx() const noexcept { return tx_; }
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int info() const noexcept { return info_; }
+
+    /// Row of the stored matrix held in slot K: rows tx, tx + threads, ...
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int index(int K) const noexcept {
+        return tx_ + K * threads();
+    }
+
+    /// Position in the pivoted order of the row of slot K.
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int position(int K) const noexcept {
+        if constexpr (physical)
+            return index(K);
+        else
+            return place_[K];
+    }
+
+    /// Calls fn(K) for every slot K holding a real row. Phantom rows (past the
+    /// order) are skipped at compile time where no thread of the slot holds a
+    /// real row or every thread does, at run time otherwise.
+    template <typename Fn>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void for_slots(Fn&& fn) const {
+        unroll_K<R>([&](auto Kc) {
+            constexpr int K = decltype(Kc)::value;
+            if constexpr (StaticN > 0) {
+                if constexpr (K * static_threads >= StaticN) {
+                    // phantom slot in every thread
+                } else if constexpr ((K + 1) * static_threads <= StaticN) {
+                    fn(Kc);
+                } else {
+                    if (tx_ + K * static_threads < StaticN) fn(Kc);
+                }
+            } else {
+                if (tx_ + K * threads_ < n_) fn(Kc);
+            }
+        });
+    }
+
+    // ---- per-row state: places and right-hand side ------------------------
+
+    /// Every row starts at its own position (logical) / with its own index (physical).
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void init_places() noexcept {
+        for_slots([&](auto K) { place_[K] = index(K); });
+    }
+    template <typename Piv>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void load_places(const Piv& piv) noexcept {
+        for_slots([&](auto K) { place_[K] = piv(K, index(K)); });
+    }
+    template <typename Piv>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void store_places(const Piv& piv) const noexcept {
+        for_slots([&](auto K) { piv(K, index(K)) = place_[K]; });
+    }
+    template <typename B>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void load_rhs(const B& b) noexcept {
+        for_slots([&](auto K) { rhs_[K] = b(K, index(K)); });
+    }
+
+    /// Column-major substitution under physical interchanges: the row at
+    /// position k needs entry piv[k] of b, which another thread owns. Writes
+    /// [n, 2n), one barrier, reads it.
+    template <typename B, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void gather_permuted_rhs(const B& b, Sync& sync) {
+        T* const exchange = ws_ + order();
+        for_slots([&](auto K) { exchange[index(K)] = b(K, index(K)); });
+        sync();
+        for_slots([&](auto K) { rhs_[K] = exchange[place_[K]]; });
+    }
+
+    // ---- factorization ------------------------------------------------------
+
+    /// Factors the rows in place, two barriers per column. Fused: also runs
+    /// the first triangular solve on the right-hand side (L y = P b under
+    /// ColMajor, U^T z = b under RowMajor).
+    template <bool Fused, typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void factor(Rows& rows, Sync& sync) {
+        for_range<unroll>(0, order(), [&](int i) {
+            if constexpr (physical)
+                step_physical<Fused>(i, rows, sync);
+            else
+                step_logical<Fused>(i, rows, sync);
+        });
+    }
+
+    // ---- substitutions ---------------------------------------------------------
+    // Workspace: [0, n) and [n, 2n) under ColMajor; two records of n + 1 (a row
+    // and one scalar), alternating by step, under RowMajor.
+
+    /// L y = P b, unit lower triangular, one barrier per column: the owner of
+    /// position i publishes y_i in [0, n), every row below applies it next step.
+    template <typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void forward_lower(Rows& rows, Sync& sync) {
+        T* const y_values = ws_;
+        for_range<unroll>(0, order(), [&](int i) {
+            if (i > 0) {
+                const T y = y_values[i - 1];
+                for_slots([&](auto K) {
+                    if (position(K) > i - 1) rhs_[K] = rhs_[K] - rows(K, i - 1) * y;
+                });
+            }
+            for_slots([&](auto K) {
+                if (position(K) == i) y_values[i] = rhs_[K];
+            });
+            sync();
+        });
+    }
+
+    /// U x = y, one barrier per column, from the last: the owner of position p
+    /// divides by the pivot and publishes x_p in [n, 2n). The division (not a
+    /// product by the reciprocal) keeps LAPACK's accuracy. The value stays in
+    /// the register of its owner, so no thread writes what another reads in the
+    /// same interval.
+    template <typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void back_upper(Rows& rows, Sync& sync) {
+        const int n = order();
+        T* const x_values = ws_ + n;
+        for_range_down<unroll>(0, n, [&](int p) {
+            if (p + 1 < n) {
+                const T x = x_values[p + 1];
+                for_slots([&](auto K) {
+                    if (position(K) <= p) rhs_[K] = rhs_[K] - rows(K, p + 1) * x;
+                });
+            }
+            for_slots([&](auto K) {
+                if (position(K) == p) {
+                    rhs_[K] = rhs_[K] / rows(K, p);
+                    x_values[p] = rhs_[K];
+                }
+            });
+            sync();
+        });
+    }
+
+    /// U^T z = b, RowMajor, from the factored rows: the owner of position i
+    /// publishes row i of U, the owner of entry i its reduced entry b'_i, and
+    /// every thread applies step i in the next interval. The last step is left
+    /// pending for lower_transposed.
+    template <typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void upper_transposed(Rows& rows, Sync& sync) {
+        const int n = order();
+        for_range<unroll>(0, n, [&](int i) {
+            if (i > 0) {
+                const T* const previous = record(i - 1);
+                apply_upper_transposed(i - 1, previous, previous[n]);
+            }
+            T* const current = record(i);
+            for_slots([&](auto K) {
+                if (position(K) == i) for_range<unroll>(i, n, [&](int j) { current[j] = rows(K, j); });
+                if (index(K) == i) current[n] = rhs_[K];
+            });
+            sync();
+        });
+    }
+
+    /// L^T w = z, RowMajor, unit upper triangular, from the last entry. Row j
+    /// of L lives with the owner of position j, entry j of z with the owner of
+    /// index j: both publish into the record of the step, double buffered so
+    /// that each step takes one barrier. first_step numbers the records after
+    /// those of upper_transposed; PendingUpper applies its last step first.
+    template <bool PendingUpper, typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void lower_transposed(Rows& rows, Sync& sync,
+                                                                           int first_step) {
+        const int n = order();
+        for_range_down<unroll>(0, n, [&](int j) {
+            const int step = first_step + (n - 1 - j);
+            if (j == n - 1) {
+                if constexpr (PendingUpper) {
+                    const T* const previous = record(step - 1);
+                    apply_upper_transposed(n - 1, previous, previous[n]);
+                }
+            } else {
+                const T* const previous = record(step - 1);
+                const T w = previous[n];
+                for_slots([&](auto K) {
+                    if (index(K) <= j) rhs_[K] = rhs_[K] - previous[index(K)] * w;
+                });
+            }
+            T* const current = record(step);
+            for_slots([&](auto K) {
+                if (index(K) == j) current[n] = rhs_[K];
+                if (position(K) == j) for_range<unroll>(0, j, [&](int c) { current[c] = rows(K, c); });
+            });
+            sync();
+        });
+    }
+
+    // ---- solutions out ----------------------------------------------------------
+
+    /// ColMajor: x_v was published in [n, 2n) by the owner of position v.
+    template <typename X>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void output_col_major(const X& x,
+                                                                           bool write) const {
+        const T* const x_values = ws_ + order();
+        if (write) for_slots([&](auto K) { x(K, index(K)) = x_values[index(K)]; });
+    }
+
+    /// RowMajor: x = P^T w. Logical: x_r = w at the position of row r.
+    /// Physical: x at the original index of the row at position k is w_k. One
+    /// exchange through [0, n).
+    template <typename X, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void output_row_major(const X& x, Sync& sync,
+                                                                           bool write) {
+        T* const exchange = ws_;
+        for_slots([&](auto K) { exchange[physical ? place_[K] : index(K)] = rhs_[K]; });
+        sync();
+        if (write)
+            for_slots([&](auto K) { x(K, index(K)) = exchange[physical ? index(K) : place_[K]]; });
+    }
+
+  private:
+    /// Record of substitution step s under RowMajor: n row values, one scalar.
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T* record(int step) const noexcept {
+        return ws_ + (step & 1) * (order() + 1);
+    }
+
+    /// Applies step i of U^T z = b: z_i = b'_i / u_ii, then b'_c -= u_ic z_i.
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void apply_upper_transposed(int i, const T* urow,
+                                                                                 T b_i) noexcept {
+        const T z = b_i / urow[i];
+        for_slots([&](auto K) {
+            const int c = index(K);
+            if (c > i)
+                rhs_[K] = rhs_[K] - urow[c] * z;
+            else if (c == i)
+                rhs_[K] = z;
+        });
+    }
+
+    /// LAPACK's rule, relaxed by the threshold: the first largest magnitude
+    /// below the diagonal replaces the row in place unless that row reaches
+    /// threshold times it (and the floor). A NaN in place is kept, as LAPACK's
+    /// sequential search keeps it; NaNs below are never chosen.
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr PivotChoice<T> choose(
+        int i, T in_place, T best, int best_position) noexcept {
+        if (best_position < 0 || !(best > in_place)) return {i, in_place};
+        if constexpr (threshold < T(1)) {
+            if (in_place >= threshold * best && in_place >= floor && in_place > T(0))
+                return {i, best};
+        }
+        return {best_position, best};
+    }
+
+    /// Scales the multipliers of column i and updates the rows below the
+    /// pivot row prow. A column whose largest magnitude is zero or below the
+    /// floor is singular: the verdict records its first occurrence and a
+    /// reciprocal of 1 keeps the factorization finite to the end.
+    template <bool Fused, typename Rows>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void eliminate(int i, T largest, const T* prow,
+                                                                    const T* prhs, Rows& rows) {
+        const int n = order();
+        const bool singular = largest < floor || largest == T(0);
+        if (singular && info_ == 0) info_ = i + 1;
+        const T reciprocal = singular ? T(1) : T(1) / prow[i];
+        for_slots([&](auto K) {
+            if (position(K) > i) {
+                const T l = rows(K, i) * reciprocal;
+                rows(K, i) = l;
+                for_range<unroll>(i + 1, n, [&](int j) { rows(K, j) = rows(K, j) - l * prow[j]; });
+                if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - l * *prhs;
+            }
+        });
+        if constexpr (Fused && row_major) apply_upper_transposed(i, prow, *prhs);
+    }
+
+    /// Column i under logical interchanges. Workspace: sB = [0, n) right-hand
+    /// side broadcast, sx = [n, 2n) pivot row, dsx = [2n, 3n) magnitudes by
+    /// position.
+    template <bool Fused, typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void step_logical(int i, Rows& rows, Sync& sync) {
+        const int n = order();
+        T* const sB = ws_;
+        T* const sx = ws_ + n;
+        T* const dsx = ws_ + 2 * n;
+        // 1. magnitudes of the candidates, by position: writes dsx.
+        for_slots([&](auto K) {
+            if (place_[K] >= i) dsx[place_[K]] = magnitude(rows(K, i));
+        });
+        sync();
+        // 2. every thread makes the same choice from dsx; the pivot row is
+        //    published in sx, its right-hand-side entry in sB[i].
+        T best = T(-1);
+        int best_position = -1;
+        for_range<unroll>(i + 1, n, [&](int p) {
+            if (dsx[p] > best) {
+                best = dsx[p];
+                best_position = p;
+            }
+        });
+        const PivotChoice<T> choice = choose(i, dsx[i], best, best_position);
+        for_slots([&](auto K) {
+            if (place_[K] == choice.position) {
+                for_range<unroll>(i, n, [&](int j) { sx[j] = rows(K, j); });
+                if constexpr (Fused && !row_major) sB[i] = rhs_[K];
+                place_[K] = i;
+            } else if (place_[K] == i) {
+                place_[K] = choice.position;
+            }
+            if constexpr (Fused && row_major) {
+                if (index(K) == i) sB[i] = rhs_[K];
+            }
+        });
+        sync();
+        // 3. elimination: reads sx and sB[i].
+        eliminate<Fused>(i, choice.largest, sx, sB + i, rows);
+    }
+
+    /// Column i under physical interchanges. Workspace: candidate magnitude
+    /// and position of each thread, magnitude of the row in place, then the
+    /// records of the row entering position i (the pivot row, also the
+    /// broadcast of the elimination) and of the row leaving it.
+    template <bool Fused, typename Rows, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void step_physical(int i, Rows& rows, Sync& sync) {
+        const int n = order();
+        const int t = threads();
+        T* const candidate = ws_;
+        T* const candidate_position = ws_ + t;
+        T* const in_place = ws_ + 2 * t;
+        T* const enter = in_place + 1;
+        T* const leave = enter + n + 2;
+        // 1. each thread's first largest magnitude below the diagonal.
+        T best = T(-1);
+        int best_position = -1;
+        for_slots([&](auto K) {
+            const int v = index(K);
+            if (v == i) {
+                *in_place = magnitude(rows(K, i));
+            } else if (v > i) {
+                const T m = magnitude(rows(K, i));
+                if (m > best) {
+                    best = m;
+                    best_position = v;
+                }
+            }
+        });
+        candidate[tx_] = best;
+        candidate_position[tx_] = T(best_position);
+        sync();
+        // 2. the same reduction in every thread: largest magnitude, first
+        //    position among equals. The rows that move are published.
+        best = T(-1);
+        best_position = -1;
+        for (int s = 0; s < t; ++s) {
+            const int p = int(candidate_position[s]);
+            const T m = candidate[s];
+            if (p >= 0 && (m > best || (m == best && p < best_position))) {
+                best = m;
+                best_position = p;
+            }
+        }
+        const PivotChoice<T> choice = choose(i, *in_place, best, best_position);
+        const bool moves = choice.position != i;
+        for_slots([&](auto K) {
+            const int v = index(K);
+            if (v == choice.position)
+                write_record<Fused>(enter, K, moves ? 0 : i, rows);
+            else if (moves && v == i)
+                write_record<Fused>(leave, K, 0, rows);
+            if constexpr (Fused && row_major) {
+                if (v == i) enter[n + 1] = rhs_[K];
+            }
+        });
+        sync();
+        // 3. the exchanged rows land, then the elimination reads `enter`.
+        if (moves) {
+            for_slots([&](auto K) {
+                const int v = index(K);
+                if (v == i)
+                    read_record<Fused>(enter, K, rows);
+                else if (v == choice.position)
+                    read_record<Fused>(leave, K, rows);
+            });
+        }
+        eliminate<Fused>(i, choice.largest, enter, enter + n + 1, rows);
+    }
+
+    /// Record: columns [from, n) of the row, its original index, its
+    /// right-hand-side entry when the rows carry it (fused, ColMajor).
+    template <bool Fused, typename Rows, typename Slot>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void write_record(T* record, Slot K, int from,
+                                                                       Rows& rows) const {
+        const int n = order();
+        for_range<unroll>(from, n, [&](int j) { record[j] = rows(K, j); });
+        record[n] = T(place_[K]);
+        if constexpr (Fused && !row_major) record[n + 1] = rhs_[K];
+    }
+    template <bool Fused, typename Rows, typename Slot>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void read_record(const T* record, Slot K,
+                                                                      Rows& rows) {
+        const int n = order();
+        for_range<unroll>(0, n, [&](int j) { rows(K, j) = record[j]; });
+        place_[K] = int(record[n]);
+        if constexpr (Fused && !row_major) rhs_[K] = record[n + 1];
+    }
+
+    int n_;
+    int threads_;
+    int tx_;
+    T* ws_;
+    int info_ = 0;
+    /// Logical: position of the row of each slot in the pivoted order.
+    /// Physical: original index of the row of each slot.
+    int place_[R];
+    /// Right-hand-side entries: by row under ColMajor (they follow the rows),
+    /// by index under RowMajor (entry tx + K * threads).
+    T rhs_[R];
+};
+
+} // namespace tdls::detail::coop

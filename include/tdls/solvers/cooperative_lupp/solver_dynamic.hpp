@@ -1,0 +1,149 @@
+// libtdls: CooperativeLUppSolverDynamic, the cooperative LU-pp solver for an
+// order known only at run time.
+//
+// Copyright (c) 2026, the libtdls developers. BSD 3-Clause License (LICENSE).
+// Method after MAGMA's small-system batched solver (see solver_static.hpp and
+// the LICENSE file for MAGMA's BSD 3-Clause notice).
+//
+// Same algorithm, conventions, operands, barriers and results as
+// CooperativeLUppSolverStatic (read its header comment), with the order n as
+// the first argument of every entry point. With no compile-time order there are
+// no register rows: each thread works on its rows where the caller keeps them
+// (its internal slice, or the external matrix in place), and column loops are
+// not unrolled. The operations and their order are those of the static solver:
+// on the same input both produce bitwise-identical results.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <tdls/core/group.hpp>
+#include <tdls/core/macros.hpp>
+#include <tdls/core/math.hpp>
+#include <tdls/core/target.hpp>
+#include <tdls/solvers/cooperative_lupp/config.hpp>
+#include <tdls/solvers/cooperative_lupp/detail/driver.hpp>
+#include <tdls/solvers/cooperative_lupp/detail/operands.hpp>
+#include <tdls/solvers/cooperative_lupp/verdict.hpp>
+
+namespace tdls {
+
+template <typename T, CooperativeLUppConfig<T> Config = CooperativeLUppConfig<T>{}>
+struct CooperativeLUppSolverDynamic {
+    static_assert(is_real_scalar_v<T>, "the solver handles float, double and long double");
+#if defined(TDLS_DEVICE_PASS)
+    static_assert(!std::is_same_v<T, long double>, "long double does not exist on GPUs");
+#endif
+
+  private:
+    using Driver = detail::coop::Driver<T, Config, 0>;
+    using Engine = typename Driver::E;
+    template <bool Internal, std::int64_t Stride>
+    using Matrix = detail::coop::MatrixOperand<T, Config.rows_per_thread, Internal, Stride>;
+    template <bool Internal, std::int64_t Stride>
+    using ConstMatrix = detail::coop::MatrixOperand<const T, Config.rows_per_thread, Internal, Stride>;
+    template <typename P, bool Internal, std::int64_t Stride>
+    using Vector = detail::coop::VectorOperand<P, Internal, Stride>;
+
+  public:
+    using value_type = T;
+    static constexpr CooperativeLUppConfig<T> config = Config;
+    static constexpr int rows_per_thread = Config.rows_per_thread;
+    static constexpr T relative_pivot_threshold = Engine::threshold;
+    static constexpr T singular_floor = Engine::floor;
+    static constexpr RowInterchange row_interchange = Config.row_interchange;
+    static constexpr Layout layout = Config.layout;
+    static constexpr bool unroll_loops = Config.unroll_loops;
+
+    /// Threads of the group for order n >= 1: ceil(n / rows_per_thread).
+    TDLS_HOST_DEVICE static constexpr int threads_per_system(int n) noexcept {
+        return (n + rows_per_thread - 1) / rows_per_thread;
+    }
+    /// Workspace elements for order n, as CooperativeLUppSolverStatic::workspace_size.
+    TDLS_HOST_DEVICE static constexpr int workspace_size(int n) noexcept {
+        return detail::coop::workspace_elements<Engine::physical>(n, threads_per_system(n));
+    }
+
+    /// The barrier the solver deduces for the group of order n.
+    TDLS_HOST_DEVICE static auto make_sync(int n, int tx, T* work) noexcept {
+        return tdls::make_sync(tx, threads_per_system(n), work);
+    }
+
+    /// See CooperativeLUppSolverStatic::factorize; n >= 1 is the order.
+    template <bool internal_matrix, bool internal_piv, std::int64_t MatrixStride = dynamic_stride,
+              std::int64_t PivotStride = dynamic_stride, typename Sync = AutoSync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict factorize(
+        int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+        std::int64_t piv_stride, T* work, Sync&& sync = Sync{}) {
+        Engine e(n, tx, work);
+        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
+        return Driver::factorize(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
+                                 Vector<int, internal_piv, PivotStride>{piv, {piv_stride}}, barrier);
+    }
+
+    /// See CooperativeLUppSolverStatic::substitute.
+    template <bool internal_matrix, bool internal_piv, bool internal_rhs,
+              std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
+              std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void substitute(
+        int n, int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride,
+        const int* TDLS_RESTRICT piv, std::int64_t piv_stride, const T* TDLS_RESTRICT b,
+        T* TDLS_RESTRICT x, std::int64_t rhs_stride, T* work, Sync&& sync = Sync{}) {
+        Engine e(n, tx, work);
+        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
+        Driver::substitute(e, ConstMatrix<internal_matrix, MatrixStride>{A, {A_stride}},
+                           Vector<const int, internal_piv, PivotStride>{piv, {piv_stride}},
+                           Vector<const T, internal_rhs, RhsStride>{b, {rhs_stride}},
+                           Vector<T, internal_rhs, RhsStride>{x, {rhs_stride}}, barrier);
+    }
+
+    /// See CooperativeLUppSolverStatic::substitute_inplace.
+    template <bool internal_matrix, bool internal_piv, bool internal_rhs,
+              std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
+              std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void substitute_inplace(
+        int n, int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride,
+        const int* TDLS_RESTRICT piv, std::int64_t piv_stride, T* TDLS_RESTRICT y,
+        std::int64_t y_stride, T* work, Sync&& sync = Sync{}) {
+        Engine e(n, tx, work);
+        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
+        Driver::substitute(e, ConstMatrix<internal_matrix, MatrixStride>{A, {A_stride}},
+                           Vector<const int, internal_piv, PivotStride>{piv, {piv_stride}},
+                           Vector<T, internal_rhs, RhsStride>{y, {y_stride}},
+                           Vector<T, internal_rhs, RhsStride>{y, {y_stride}}, barrier);
+    }
+
+    /// See CooperativeLUppSolverStatic::solve.
+    template <bool internal_matrix, bool internal_piv, bool internal_rhs,
+              std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
+              std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict solve(
+        int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+        std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x,
+        std::int64_t rhs_stride, T* work, Sync&& sync = Sync{}) {
+        Engine e(n, tx, work);
+        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
+        return Driver::solve(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
+                             Vector<int, internal_piv, PivotStride>{piv, {piv_stride}},
+                             Vector<const T, internal_rhs, RhsStride>{b, {rhs_stride}},
+                             Vector<T, internal_rhs, RhsStride>{x, {rhs_stride}}, barrier);
+    }
+
+    /// See CooperativeLUppSolverStatic::solve_inplace.
+    template <bool internal_matrix, bool internal_piv, bool internal_rhs,
+              std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
+              std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict solve_inplace(
+        int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+        std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
+        Sync&& sync = Sync{}) {
+        Engine e(n, tx, work);
+        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
+        return Driver::solve(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
+                             Vector<int, internal_piv, PivotStride>{piv, {piv_stride}},
+                             Vector<T, internal_rhs, RhsStride>{y, {y_stride}},
+                             Vector<T, internal_rhs, RhsStride>{y, {y_stride}}, barrier);
+    }
+};
+
+} // namespace tdls

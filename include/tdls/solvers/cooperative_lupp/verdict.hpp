@@ -1,0 +1,20 @@
+// libtdls: the verdict a factorization returns.
+#pragma once
+
+#include <tdls/core/macros.hpp>
+
+namespace tdls {
+
+/// Outcome of a factorization, identical in every thread of the group.
+struct Verdict {
+    /// LAPACK's info: 0 when every pivot is at or above the singular floor,
+    /// otherwise k > 0 where column k (1-based) is the first singular one. The
+    /// factorization runs to the end either way.
+    int info = 0;
+
+    TDLS_HOST_DEVICE constexpr bool nonsingular() const noexcept { return info == 0; }
+    TDLS_HOST_DEVICE constexpr explicit operator bool() const noexcept { return info == 0; }
+    friend constexpr bool operator==(const Verdict&, const Verdict&) = default;
+};
+
+} // namespace tdls
