@@ -165,6 +165,17 @@ TDLS_HOST_DEVICE detail::DeducedBarrier<T> make_sync(int tx, int threads, T* wor
 
 namespace detail {
 
+/// Calls the barrier of the group. A plain (not constexpr) host-device
+/// template in between lets nvcc accept a __device__-only barrier, such as a
+/// lambda around __syncthreads, from the host-device solver code; NoSync keeps a
+/// constexpr overload so that a one-thread solve can run at compile time.
+TDLS_HOST_DEVICE constexpr void arrive_and_wait(NoSync&) noexcept {}
+TDLS_HOST_DEVICE constexpr void arrive_and_wait(const NoSync&) noexcept {}
+template <typename Sync>
+TDLS_HOST_DEVICE void arrive_and_wait(Sync& sync) {
+    sync();
+}
+
 /// The barrier a solver entry point uses: the deduced one for AutoSync, the
 /// caller's otherwise. StaticThreads is the group size when known at compile
 /// time, 0 otherwise.

@@ -33,10 +33,10 @@ TDLS_HOST_DEVICE constexpr T smallest_normal() noexcept {
 /// of LAPACK and MAGMA. NaN stays NaN, so that every comparison with it fails.
 template <typename T>
 TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T magnitude(T x) noexcept {
-    if (std::is_constant_evaluated()) return x < T(0) ? -x : x;
 #if defined(TDLS_DEVICE_PASS)
     return ::fabs(x);
 #else
+    if (std::is_constant_evaluated()) return x < T(0) ? -x : x; // std::fabs is not constexpr
     return std::fabs(x);
 #endif
 }

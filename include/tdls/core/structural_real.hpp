@@ -24,6 +24,13 @@ struct StructuralReal {
 
     constexpr StructuralReal() = default;
 
+    /// From the decomposition itself. nvcc spells class-type template
+    /// arguments as brace lists of the members in the host code it generates,
+    /// so this constructor must accept exactly that list.
+    constexpr StructuralReal(std::uint64_t mantissa_, int exponent_, bool negative_,
+                             Kind kind_) noexcept
+        : mantissa(mantissa_), exponent(exponent_), negative(negative_), kind(kind_) {}
+
     /// Decomposes v exactly.
     constexpr StructuralReal(T v) noexcept { // NOLINT: implicit, for designated initializers
         if (v != v) {

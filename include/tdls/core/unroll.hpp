@@ -13,12 +13,20 @@
 
 namespace tdls::detail {
 
+/// A compile-time index, convertible to int in host and device code
+/// (std::integral_constant's conversion is a host-only function for nvcc).
+template <int K>
+struct Index {
+    static constexpr int value = K;
+    TDLS_HOST_DEVICE constexpr operator int() const noexcept { return K; }
+};
+
 /// Calls fn once per index of the sequence, in increasing order, with the index
-/// as a std::integral_constant.
+/// as an Index.
 template <typename Fn, int... Ks>
 TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void unroll_K_impl(
     Fn& fn, std::integer_sequence<int, Ks...>) noexcept {
-    (fn(std::integral_constant<int, Ks>{}), ...);
+    (fn(Index<Ks>{}), ...);
 }
 
 /// Compile-time iteration over the row slots K = 0 .. R-1 of a thread. Inside

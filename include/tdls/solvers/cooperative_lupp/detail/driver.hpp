@@ -54,7 +54,7 @@ struct Driver {
         e.template factor<false>(rows, sync);
         store_rows(e, A, rows);
         e.store_places(piv);
-        sync();
+        arrive_and_wait(sync);
         return Verdict{e.info()};
     }
 
@@ -69,7 +69,7 @@ struct Driver {
         e.init_places();
         e.load_rhs(b);
         e.template factor<true>(rows, sync);
-        sync(); // the substitution reuses the whole workspace
+        arrive_and_wait(sync); // the substitution reuses the whole workspace
         const bool write = e.info() == 0;
         if constexpr (E::row_major) {
             e.template lower_transposed<false>(rows, sync, 0);
@@ -80,7 +80,7 @@ struct Driver {
         }
         store_rows(e, A, rows);
         e.store_places(piv);
-        sync();
+        arrive_and_wait(sync);
         return Verdict{e.info()};
     }
 
@@ -106,7 +106,7 @@ struct Driver {
             e.back_upper(rows, sync);
             e.output_col_major(x, true);
         }
-        sync();
+        arrive_and_wait(sync);
     }
 };
 

@@ -145,7 +145,7 @@ class Engine {
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void gather_permuted_rhs(const B& b, Sync& sync) {
         T* const exchange = ws_ + order();
         for_slots([&](auto K) { exchange[index(K)] = b(K, index(K)); });
-        sync();
+        arrive_and_wait(sync);
         for_slots([&](auto K) { rhs_[K] = exchange[place_[K]]; });
     }
 
@@ -183,7 +183,7 @@ class Engine {
             for_slots([&](auto K) {
                 if (position(K) == i) y_values[i] = rhs_[K];
             });
-            sync();
+            arrive_and_wait(sync);
         });
     }
 
@@ -209,7 +209,7 @@ class Engine {
                     x_values[p] = rhs_[K];
                 }
             });
-            sync();
+            arrive_and_wait(sync);
         });
     }
 
@@ -230,7 +230,7 @@ class Engine {
                 if (position(K) == i) for_range<unroll>(i, n, [&](int j) { current[j] = rows(K, j); });
                 if (index(K) == i) current[n] = rhs_[K];
             });
-            sync();
+            arrive_and_wait(sync);
         });
     }
 
@@ -262,7 +262,7 @@ class Engine {
                 if (index(K) == j) current[n] = rhs_[K];
                 if (position(K) == j) for_range<unroll>(0, j, [&](int c) { current[c] = rows(K, c); });
             });
-            sync();
+            arrive_and_wait(sync);
         });
     }
 
@@ -284,7 +284,7 @@ class Engine {
                                                                            bool write) {
         T* const exchange = ws_;
         for_slots([&](auto K) { exchange[physical ? place_[K] : index(K)] = rhs_[K]; });
-        sync();
+        arrive_and_wait(sync);
         if (write)
             for_slots([&](auto K) { x(K, index(K)) = exchange[physical ? index(K) : place_[K]]; });
     }
@@ -357,7 +357,7 @@ class Engine {
         for_slots([&](auto K) {
             if (place_[K] >= i) dsx[place_[K]] = magnitude(rows(K, i));
         });
-        sync();
+        arrive_and_wait(sync);
         // 2. every thread makes the same choice from dsx; the pivot row is
         //    published in sx, its right-hand-side entry in sB[i].
         T best = T(-1);
@@ -381,7 +381,7 @@ class Engine {
                 if (index(K) == i) sB[i] = rhs_[K];
             }
         });
-        sync();
+        arrive_and_wait(sync);
         // 3. elimination: reads sx and sB[i].
         eliminate<Fused>(i, choice.largest, sx, sB + i, rows);
     }
@@ -416,7 +416,7 @@ class Engine {
         });
         candidate[tx_] = best;
         candidate_position[tx_] = T(best_position);
-        sync();
+        arrive_and_wait(sync);
         // 2. the same reduction in every thread: largest magnitude, first
         //    position among equals. The rows that move are published.
         best = T(-1);
@@ -441,7 +441,7 @@ class Engine {
                 if (v == i) enter[n + 1] = rhs_[K];
             }
         });
-        sync();
+        arrive_and_wait(sync);
         // 3. the exchanged rows land, then the elimination reads `enter`.
         if (moves) {
             for_slots([&](auto K) {
