@@ -333,9 +333,14 @@ class Engine {
         const bool singular = largest < floor || largest == T(0);
         if (singular && info_ == 0) info_ = i + 1;
         const T reciprocal = singular ? T(1) : T(1) / prow[i];
+        // Below the smallest normal number a reciprocal overflows: there, as
+        // LAPACK's dgetf2 does, divide instead. Only a floor under that number
+        // lets such a pivot through, so the default configuration never tests.
+        bool divide = false;
+        if constexpr (floor < smallest_normal<T>()) divide = !singular && magnitude(prow[i]) < smallest_normal<T>();
         for_slots([&](auto K) {
             if (position(K) > i) {
-                const T l = rows(K, i) * reciprocal;
+                const T l = divide ? rows(K, i) / prow[i] : rows(K, i) * reciprocal;
                 rows(K, i) = l;
                 for_range<unroll>(i + 1, n, [&](int j) { rows(K, j) = rows(K, j) - l * prow[j]; });
                 if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - l * *prhs;

@@ -1,0 +1,70 @@
+// Shared by the test_reference_* files: one solver against the reference LU.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+
+#include "harness.hpp"
+#include "matrices.hpp"
+
+namespace tdls_test {
+
+/// Solves the three kinds of matrices of order n with Solver through two entry
+/// points (solve; factorize then substitute) and requires the exact bits the
+/// reference LU predicts. Returns the number of cases checked.
+template <typename Solver>
+int check_against_reference(int n, std::uint64_t seed) {
+    using T = typename Solver::T;
+    int cases = 0;
+    for (Kind kind : all_kinds) {
+        const Problem<T> p{n, make_matrix<T>(kind, n, seed), random_vector<T>(n, seed + 1)};
+        for (Entry entry : {Entry::Solve, Entry::FactorizeSubstitute}) {
+            const Outcome<T> got = run<Solver, false, false, false>(p, entry);
+            const Outcome<T> want = expected_outcome<Solver>(p, entry);
+            INFO("n = " << n << ", kind = " << kind_name(kind) << ", entry = " << int(entry)
+                        << ", rows_per_thread = " << Solver::config.rows_per_thread
+                        << ", physical = " << Solver::physical);
+            REQUIRE(got.verdicts_agree);
+            REQUIRE(got.guards_intact);
+            CHECK(got.info == want.info);
+            CHECK(got.piv == want.piv);
+            CHECK(same_bits(got.S, want.S));
+            CHECK(same_bits(got.x, want.x));
+            ++cases;
+        }
+    }
+    return cases;
+}
+
+template <typename T, int N, int R, tdls::RowInterchange I, tdls::Layout L, bool Unroll = true>
+using StaticOf = StaticSolver<tdls::CooperativeLUppSolverStatic<
+    T, N,
+    tdls::CooperativeLUppConfig<T>{
+        .rows_per_thread = R, .row_interchange = I, .unroll_loops = Unroll, .layout = L}>>;
+
+/// Four configurations of the static solver of order N, double: every
+/// rows_per_thread from one thread per row to groups with phantom rows, both
+/// interchanges, both layouts, unrolled or not.
+template <int N>
+int sweep_static_order() {
+    using tdls::Layout;
+    using tdls::RowInterchange;
+    int cases = 0;
+    cases += check_against_reference<StaticOf<double, N, 1, RowInterchange::Logical, Layout::RowMajor>>(N, 11);
+    cases += check_against_reference<StaticOf<double, N, 2, RowInterchange::Physical, Layout::ColMajor>>(N, 12);
+    cases += check_against_reference<StaticOf<double, N, 3, RowInterchange::Logical, Layout::ColMajor, false>>(N, 13);
+    cases += check_against_reference<StaticOf<double, N, 5, RowInterchange::Physical, Layout::RowMajor, false>>(N, 14);
+    cases += check_against_reference<StaticOf<float, N, 4, RowInterchange::Logical, Layout::RowMajor, false>>(N, 15);
+    return cases;
+}
+
+template <int First, int... Offsets>
+int sweep_static_orders(std::integer_sequence<int, Offsets...>) {
+    return (sweep_static_order<First + Offsets>() + ...);
+}
+
+/// Cases one sweep_static_order checks: 5 configurations x 3 kinds x 2 entries.
+inline constexpr int cases_per_static_order = 5 * 3 * 2;
+
+} // namespace tdls_test

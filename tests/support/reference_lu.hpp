@@ -1,0 +1,115 @@
+// Test support: a textbook LU with partial pivoting, sequential and scalar,
+// written independently of the solver, applying the same pivot rule
+// (threshold, singular floor, first largest magnitude) and the same
+// arithmetic expressions in the same order. With contraction of multiply-adds
+// disabled (-ffp-contract=off, set for every test) its results are the exact
+// bits the solver must produce.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include <tdls/solvers/cooperative_lupp/config.hpp>
+
+namespace tdls_test {
+
+template <typename T>
+struct ReferenceLU {
+    int n = 0;
+    /// LAPACK format: row k of the factors is the row at position k; stored
+    /// column-major, lu[c * n + k].
+    std::vector<T> lu;
+    /// perm[k] = original index of the row at position k.
+    std::vector<int> perm;
+    /// position[r] = position of original row r (inverse of perm).
+    std::vector<int> position;
+    int info = 0;
+
+    T at(int k, int c) const { return lu[std::size_t(c) * n + k]; }
+};
+
+/// Factors S (column-major, order n) as P S = L U.
+template <typename T>
+ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, T threshold, T floor) {
+    ReferenceLU<T> f;
+    f.n = n;
+    // rows[k] = the row at position k, as a vector of its n entries.
+    std::vector<std::vector<T>> rows(n, std::vector<T>(n));
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) rows[r][c] = S[std::size_t(c) * n + r];
+    f.perm.resize(n);
+    for (int k = 0; k < n; ++k) f.perm[k] = k;
+
+    for (int i = 0; i < n; ++i) {
+        const T in_place = std::fabs(rows[i][i]);
+        T best = T(-1);
+        int best_position = -1;
+        for (int p = i + 1; p < n; ++p) {
+            const T m = std::fabs(rows[p][i]);
+            if (m > best) {
+                best = m;
+                best_position = p;
+            }
+        }
+        int pivot = i;
+        T largest = in_place;
+        if (best_position >= 0 && best > in_place) {
+            largest = best;
+            const bool keep = threshold < T(1) && in_place >= threshold * best && in_place >= floor &&
+                              in_place > T(0);
+            pivot = keep ? i : best_position;
+        }
+        std::swap(rows[i], rows[pivot]);
+        std::swap(f.perm[i], f.perm[pivot]);
+        const bool singular = largest < floor || largest == T(0);
+        if (singular && f.info == 0) f.info = i + 1;
+        const T reciprocal = singular ? T(1) : T(1) / rows[i][i];
+        // A pivot below the smallest normal number (only a floor under it lets
+        // one through) divides instead, as LAPACK's dgetf2.
+        const bool divide = !singular && std::fabs(rows[i][i]) < std::numeric_limits<T>::min();
+        for (int r = i + 1; r < n; ++r) {
+            const T l = divide ? rows[r][i] / rows[i][i] : rows[r][i] * reciprocal;
+            rows[r][i] = l;
+            for (int j = i + 1; j < n; ++j) rows[r][j] = rows[r][j] - l * rows[i][j];
+        }
+    }
+    f.lu.resize(std::size_t(n) * n);
+    for (int k = 0; k < n; ++k)
+        for (int c = 0; c < n; ++c) f.lu[std::size_t(c) * n + k] = rows[k][c];
+    f.position.resize(n);
+    for (int k = 0; k < n; ++k) f.position[f.perm[k]] = k;
+    return f;
+}
+
+/// Solves with the factors of S. ColMajor: S x = b by L y = P b, U x = y.
+/// RowMajor: S^T x = b by U^T z = b, L^T w = z, x = P^T w.
+template <typename T>
+std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b, tdls::Layout layout) {
+    const int n = f.n;
+    std::vector<T> v(n);
+    if (layout == tdls::Layout::ColMajor) {
+        for (int k = 0; k < n; ++k) v[k] = b[f.perm[k]];
+        for (int i = 0; i < n; ++i)
+            for (int r = i + 1; r < n; ++r) v[r] = v[r] - f.at(r, i) * v[i];
+        for (int p = n - 1; p >= 0; --p) {
+            v[p] = v[p] / f.at(p, p);
+            for (int q = 0; q < p; ++q) v[q] = v[q] - f.at(q, p) * v[p];
+        }
+        return v;
+    }
+    v = b;
+    for (int i = 0; i < n; ++i) {
+        const T z = v[i] / f.at(i, i);
+        for (int c = i + 1; c < n; ++c) v[c] = v[c] - f.at(i, c) * z;
+        v[i] = z;
+    }
+    for (int j = n - 1; j >= 0; --j)
+        for (int c = 0; c < j; ++c) v[c] = v[c] - f.at(j, c) * v[j];
+    std::vector<T> x(n);
+    for (int k = 0; k < n; ++k) x[f.perm[k]] = v[k];
+    return x;
+}
+
+} // namespace tdls_test

@@ -1,0 +1,116 @@
+// LAPACKE as the oracle at threshold 1: same pivots as dgetrf/sgetrf, factors
+// and solutions within LAPACK's own test bounds, for the static and the dynamic
+// solver, both interchanges, both layouts, float and double.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "harness.hpp"
+#include "matrices.hpp"
+#include "norms.hpp"
+
+namespace {
+
+using namespace tdls_test;
+using tdls::Layout;
+using tdls::RowInterchange;
+
+/// Largest |a - b| over the largest |b|, in units of n eps.
+template <typename T>
+double factor_difference(const std::vector<T>& a, const std::vector<T>& b, int n) {
+    long double diff = 0, scale = 0;
+    for (std::size_t e = 0; e < a.size(); ++e) {
+        diff = std::max(diff, std::fabs((long double)a[e] - (long double)b[e]));
+        scale = std::max(scale, std::fabs((long double)b[e]));
+    }
+    return scale > 0 ? double(diff / scale / (n * (long double)std::numeric_limits<T>::epsilon())) : 0.0;
+}
+
+struct Tally {
+    int cases = 0;
+};
+
+/// One system against LAPACK: pivots, factors, solution.
+template <typename Solver>
+void check_against_lapack(int n, Kind kind, std::uint64_t seed, Tally& tally) {
+    using T = typename Solver::T;
+    const bool row_major = Solver::config.layout == Layout::RowMajor;
+    const Problem<T> p{n, make_matrix<T>(kind, n, seed), random_vector<T>(n, seed + 3)};
+    const Outcome<T> got = run<Solver, false, false, false>(p, Entry::Solve);
+    INFO("n = " << n << ", kind = " << kind_name(kind) << ", physical = " << Solver::physical
+                << ", row-major = " << row_major << ", rows_per_thread = " << Solver::config.rows_per_thread);
+    REQUIRE(got.info == 0);
+
+    // dgetrf on S (the memory read column-major) makes the pivots of both layouts.
+    std::vector<T> lu = p.S;
+    std::vector<lapack_int> ipiv(n);
+    REQUIRE(lapack_getrf(n, lu.data(), ipiv.data()) == 0);
+    const auto [ours, perm] = lapack_format(got, n, Solver::physical);
+    CHECK(swap_sequence(perm) == std::vector<int>(ipiv.begin(), ipiv.end()));
+    if (kind != Kind::IllConditioned) CHECK(factor_difference(ours, lu, n) < 64.0);
+
+    // Solutions: both within LAPACK's test ratio for A x = b.
+    CHECK(backward_error_ratio(p.S, n, row_major, got.x, p.b) < backward_error_bound);
+    std::vector<T> S = p.S, x = p.b;
+    REQUIRE(lapack_gesv(n, S.data(), ipiv.data(), x.data(), row_major) == 0);
+    CHECK(backward_error_ratio(p.S, n, row_major, x, p.b) < backward_error_bound);
+    ++tally.cases;
+}
+
+template <typename Solver>
+void sweep(const std::vector<int>& orders, Tally& tally) {
+    for (int n : orders)
+        for (Kind kind : all_kinds)
+            for (std::uint64_t seed : {101u, 202u}) check_against_lapack<Solver>(n, kind, seed + n, tally);
+}
+
+template <typename T, int R, RowInterchange I, Layout L>
+using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
+    T, tdls::CooperativeLUppConfig<T>{.rows_per_thread = R, .row_interchange = I, .layout = L}>>;
+template <typename T, int N, int R, RowInterchange I, Layout L>
+using Static = StaticSolver<tdls::CooperativeLUppSolverStatic<
+    T, N, tdls::CooperativeLUppConfig<T>{.rows_per_thread = R, .row_interchange = I, .unroll_loops = false, .layout = L}>>;
+
+} // namespace
+
+TEST_CASE("double: pivots equal LAPACK's, solutions within its backward-error bound", "[lapack][double]") {
+    Tally tally;
+    const std::vector<int> orders = {1, 2, 3, 4, 5, 8, 11, 16, 23, 32, 40, 64, 100, 128};
+    sweep<Dynamic<double, 4, RowInterchange::Logical, Layout::ColMajor>>(orders, tally);
+    sweep<Dynamic<double, 4, RowInterchange::Physical, Layout::RowMajor>>(orders, tally);
+    sweep<Static<double, 16, 1, RowInterchange::Physical, Layout::ColMajor>>({16}, tally);
+    sweep<Static<double, 32, 3, RowInterchange::Logical, Layout::RowMajor>>({32}, tally);
+    sweep<Static<double, 7, 2, RowInterchange::Logical, Layout::ColMajor>>({7}, tally);
+    REQUIRE(tally.cases == (2 * 14 + 3) * 3 * 2);
+}
+
+TEST_CASE("float: pivots equal LAPACK's, solutions within its backward-error bound", "[lapack][float]") {
+    Tally tally;
+    const std::vector<int> orders = {1, 2, 3, 5, 8, 13, 16, 32, 48};
+    sweep<Dynamic<float, 2, RowInterchange::Logical, Layout::RowMajor>>(orders, tally);
+    sweep<Dynamic<float, 3, RowInterchange::Physical, Layout::ColMajor>>(orders, tally);
+    sweep<Static<float, 12, 2, RowInterchange::Physical, Layout::RowMajor>>({12}, tally);
+    REQUIRE(tally.cases == (2 * 9 + 1) * 3 * 2);
+}
+
+TEST_CASE("the LAPACK checks reject a wrong solution and a wrong pivot sequence", "[lapack][negative]") {
+    using Solver = Dynamic<double, 2, RowInterchange::Logical, Layout::ColMajor>;
+    const int n = 9;
+    const Problem<double> p{n, make_matrix<double>(Kind::PivotHeavy, n, 77), random_vector<double>(n, 78)};
+    const Outcome<double> got = run<Solver, false, false, false>(p, Entry::Solve);
+    REQUIRE(backward_error_ratio(p.S, n, false, got.x, p.b) < backward_error_bound);
+    // A solution off by one part in a million fails the bound.
+    std::vector<double> wrong = got.x;
+    wrong[0] *= 1.0 + 1e-6;
+    CHECK(backward_error_ratio(p.S, n, false, wrong, p.b) > backward_error_bound);
+    // Two pivot steps exchanged no longer match LAPACK's sequence.
+    std::vector<double> lu = p.S;
+    std::vector<lapack_int> ipiv(n);
+    REQUIRE(lapack_getrf(n, lu.data(), ipiv.data()) == 0);
+    auto [ours, perm] = lapack_format(got, n, false);
+    REQUIRE(swap_sequence(perm) == std::vector<int>(ipiv.begin(), ipiv.end()));
+    std::swap(perm[0], perm[n - 1]);
+    CHECK(swap_sequence(perm) != std::vector<int>(ipiv.begin(), ipiv.end()));
+}
