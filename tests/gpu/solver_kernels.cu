@@ -87,7 +87,7 @@ constexpr auto col_major = tdls::Layout::ColMajor;
 template __global__ void solve_external<Static<double, 4, 1, logical, row_major>>(double*, int*, double*, int*, int);
 template __global__ void solve_external<Static<double, 8, 2, physical, col_major>>(double*, int*, double*, int*, int);
 template __global__ void solve_external<Static<float, 16, 2, logical, col_major>>(float*, int*, float*, int*, int);
-template __global__ void solve_external<Static<double, 32, 4, physical, row_major>>(double*, int*, double*, int*, int);
+template __global__ void solve_external<Static<float, 32, 1, physical, row_major>>(float*, int*, float*, int*, int);
 template __global__ void solve_external<Static<float, 7, 3, physical, row_major>>(float*, int*, float*, int*, int);
 template __global__ void factor_then_substitute_internal<Static<double, 12, 3, logical, row_major>>(double*, double*, int);
 template __global__ void factor_then_substitute_internal<Static<float, 5, 5, physical, col_major>>(float*, float*, int);

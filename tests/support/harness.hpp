@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,9 +53,22 @@ inline T guard_value() {
 }
 inline constexpr int pivot_guard = -7777;
 
+/// Bytes of T that hold its value: x87 long double keeps 10 significant bytes
+/// in 16, the rest padding that arithmetic leaves as it likes.
+template <typename T>
+constexpr std::size_t value_bytes() {
+    if constexpr (std::is_same_v<T, long double> && std::numeric_limits<long double>::digits == 64)
+        return 10;
+    else
+        return sizeof(T);
+}
+
 template <typename T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+    if (a.size() != b.size()) return false;
+    for (std::size_t e = 0; e < a.size(); ++e)
+        if (std::memcmp(&a[e], &b[e], value_bytes<T>()) != 0) return false;
+    return true;
 }
 template <typename T>
 bool same_outcome(const Outcome<T>& a, const Outcome<T>& b) {

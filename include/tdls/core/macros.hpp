@@ -26,13 +26,12 @@
 /// No-alias qualifier for operand pointers (never for the shared workspace).
 #define TDLS_RESTRICT __restrict__
 
-/// Requests full unrolling of the next loop. GPU compilers take the trip count
-/// from the loop once it is inlined; g++ needs a literal, and 64 covers every
-/// loop of a precompiled order.
-#if defined(TDLS_COMPILER_GPU) || defined(__clang__)
+/// Requests full unrolling of the next loop on GPU compilers, which take the
+/// trip count from the loop once it is inlined. Host compilers decide alone:
+/// g++ only accepts a literal factor, and partial unrolling of the solver's
+/// triangular loops by a large factor multiplies code size for no speed.
+#if defined(TDLS_COMPILER_GPU)
 #define TDLS_PRAGMA_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#define TDLS_PRAGMA_UNROLL _Pragma("GCC unroll 64")
 #else
 #define TDLS_PRAGMA_UNROLL
 #endif

@@ -21,7 +21,7 @@ struct Driver {
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr auto rows_of(const E& e,
                                                                          const Matrix& A) {
         if constexpr (StaticN > 0) {
-            RegisterRows<T, R, StaticN> rows;
+            RegisterRows<T, R, StaticN> rows{}; // phantom rows stay defined
             e.for_slots([&](auto K) {
                 for_range<E::unroll>(0, StaticN,
                                      [&](int c) { rows(K, c) = A(K, e.index(K), c, StaticN); });

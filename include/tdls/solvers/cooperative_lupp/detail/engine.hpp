@@ -68,7 +68,8 @@ class Engine {
     static_assert(floor >= T(0), "singular_floor must not be negative");
 
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work) noexcept
-        : n_(n), threads_((n + R - 1) / R), tx_(tx), ws_(work + barrier_workspace_elements) {}
+        : n_(n), threads_((n + R - 1) / R), tx_(tx), ws_(work + barrier_workspace_elements), place_{},
+          rhs_{} {}
 
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int order() const noexcept {
         if constexpr (StaticN > 0)
