@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages libtdls builds, tests and benchmarks with, those
+# missing only (a no-op once they are there). See ../shared/notes/toolchain.md.
+#   Catch2 2.13          tests
+#   LAPACKE, OpenBLAS    test oracle and benchmark peer
+#   oneTBB               CPU backend (runtime library)
+#   hipcc, HIP runtime   HIP compile check and plugin
+#   gfortran             Fortran module and example
+set -euo pipefail
+packages=(cmake g++ make catch2 liblapacke-dev libopenblas-dev libtbb-dev
+          hipcc libamdhip64-dev rocm-device-libs gfortran)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
