@@ -23,8 +23,8 @@ struct Driver {
         if constexpr (StaticN > 0) {
             RegisterRows<T, R, StaticN> rows{}; // phantom rows stay defined
             e.for_slots([&](auto K) {
-                for_range<E::unroll>(0, StaticN,
-                                     [&](int c) { rows(K, c) = A(K, e.index(K), c, StaticN); });
+                for_range<E::unroll>(zero, Index<StaticN>{},
+                                     [&](auto c) { rows(K, c) = A(K, e.index(K), c, StaticN); });
             });
             return rows;
         } else {
@@ -39,8 +39,8 @@ struct Driver {
                                                                             Rows& rows) {
         if constexpr (StaticN > 0) {
             e.for_slots([&](auto K) {
-                for_range<E::unroll>(0, StaticN,
-                                     [&](int c) { A(K, e.index(K), c, StaticN) = rows(K, c); });
+                for_range<E::unroll>(zero, Index<StaticN>{},
+                                     [&](auto c) { A(K, e.index(K), c, StaticN) = rows(K, c); });
             });
         }
     }

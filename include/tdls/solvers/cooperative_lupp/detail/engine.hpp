@@ -77,6 +77,14 @@ class Engine {
         else
             return n_;
     }
+    /// The order as a loop bound: a compile-time Index for the static solver,
+    /// so that its column loops expand at compile time (see for_range).
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr auto extent() const noexcept {
+        if constexpr (StaticN > 0)
+            return Index<StaticN>{};
+        else
+            return n_;
+    }
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int threads() const noexcept {
         if constexpr (StaticN > 0)
             return static_threads;
@@ -157,7 +165,7 @@ class Engine {
     /// ColMajor, U^T z = b under RowMajor).
     template <bool Fused, typename Rows, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void factor(Rows& rows, Sync& sync) {
-        for_range<unroll>(0, order(), [&](int i) {
+        for_range<unroll>(zero, extent(), [&](auto i) {
             if constexpr (physical)
                 step_physical<Fused>(i, rows, sync);
             else
@@ -174,13 +182,13 @@ class Engine {
     template <typename Rows, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void forward_lower(Rows& rows, Sync& sync) {
         T* const y_values = ws_;
-        for_range<unroll>(0, order(), [&](int i) {
-            if (i > 0) {
-                const T y = y_values[i - 1];
+        for_range<unroll>(zero, extent(), [&](auto i) {
+            with_previous(i, [&](auto previous) {
+                const T y = y_values[previous];
                 for_slots([&](auto K) {
-                    if (position(K) > i - 1) rhs_[K] = rhs_[K] - rows(K, i - 1) * y;
+                    if (position(K) > previous) rhs_[K] = rhs_[K] - rows(K, previous) * y;
                 });
-            }
+            });
             for_slots([&](auto K) {
                 if (position(K) == i) y_values[i] = rhs_[K];
             });
@@ -195,15 +203,15 @@ class Engine {
     /// same interval.
     template <typename Rows, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void back_upper(Rows& rows, Sync& sync) {
-        const int n = order();
-        T* const x_values = ws_ + n;
-        for_range_down<unroll>(0, n, [&](int p) {
-            if (p + 1 < n) {
-                const T x = x_values[p + 1];
+        const auto n = extent();
+        T* const x_values = ws_ + order();
+        for_range_down<unroll>(zero, n, [&](auto p) {
+            with_next(p, n, [&](auto next) {
+                const T x = x_values[next];
                 for_slots([&](auto K) {
-                    if (position(K) <= p) rhs_[K] = rhs_[K] - rows(K, p + 1) * x;
+                    if (position(K) <= p) rhs_[K] = rhs_[K] - rows(K, next) * x;
                 });
-            }
+            });
             for_slots([&](auto K) {
                 if (position(K) == p) {
                     rhs_[K] = rhs_[K] / rows(K, p);
@@ -220,15 +228,15 @@ class Engine {
     /// pending for lower_transposed.
     template <typename Rows, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void upper_transposed(Rows& rows, Sync& sync) {
-        const int n = order();
-        for_range<unroll>(0, n, [&](int i) {
-            if (i > 0) {
-                const T* const previous = record(i - 1);
-                apply_upper_transposed(i - 1, previous, previous[n]);
-            }
+        const auto n = extent();
+        for_range<unroll>(zero, n, [&](auto i) {
+            with_previous(i, [&](auto before) {
+                const T* const previous = record(before);
+                apply_upper_transposed(before, previous, previous[int(n)]);
+            });
             T* const current = record(i);
             for_slots([&](auto K) {
-                if (position(K) == i) for_range<unroll>(i, n, [&](int j) { current[j] = rows(K, j); });
+                if (position(K) == i) for_range<unroll>(i, n, [&](auto j) { current[j] = rows(K, j); });
                 if (index(K) == i) current[n] = rhs_[K];
             });
             arrive_and_wait(sync);
@@ -244,7 +252,7 @@ class Engine {
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void lower_transposed(Rows& rows, Sync& sync,
                                                                            int first_step) {
         const int n = order();
-        for_range_down<unroll>(0, n, [&](int j) {
+        for_range_down<unroll>(zero, extent(), [&](auto j) {
             const int step = first_step + (n - 1 - j);
             if (j == n - 1) {
                 if constexpr (PendingUpper) {
@@ -261,7 +269,7 @@ class Engine {
             T* const current = record(step);
             for_slots([&](auto K) {
                 if (index(K) == j) current[n] = rhs_[K];
-                if (position(K) == j) for_range<unroll>(0, j, [&](int c) { current[c] = rows(K, c); });
+                if (position(K) == j) for_range<unroll>(zero, j, [&](auto c) { current[c] = rows(K, c); });
             });
             arrive_and_wait(sync);
         });
@@ -327,10 +335,10 @@ class Engine {
     /// pivot row prow. A column whose largest magnitude is zero or below the
     /// floor is singular: the verdict records its first occurrence and a
     /// reciprocal of 1 keeps the factorization finite to the end.
-    template <bool Fused, typename Rows>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void eliminate(int i, T largest, const T* prow,
+    template <bool Fused, typename Rows, typename I>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void eliminate(I i, T largest, const T* prow,
                                                                     const T* prhs, Rows& rows) {
-        const int n = order();
+        const auto n = extent();
         const bool singular = largest < floor || largest == T(0);
         if (singular && info_ == 0) info_ = i + 1;
         const T reciprocal = singular ? T(1) : T(1) / prow[i];
@@ -343,7 +351,7 @@ class Engine {
             if (position(K) > i) {
                 const T l = divide ? rows(K, i) / prow[i] : rows(K, i) * reciprocal;
                 rows(K, i) = l;
-                for_range<unroll>(i + 1, n, [&](int j) { rows(K, j) = rows(K, j) - l * prow[j]; });
+                for_range<unroll>(i + one, n, [&](auto j) { rows(K, j) = rows(K, j) - l * prow[j]; });
                 if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - l * *prhs;
             }
         });
@@ -353,12 +361,12 @@ class Engine {
     /// Column i under logical interchanges. Workspace: sB = [0, n) right-hand
     /// side broadcast, sx = [n, 2n) pivot row, dsx = [2n, 3n) magnitudes by
     /// position.
-    template <bool Fused, typename Rows, typename Sync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void step_logical(int i, Rows& rows, Sync& sync) {
-        const int n = order();
+    template <bool Fused, typename Rows, typename Sync, typename I>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void step_logical(I i, Rows& rows, Sync& sync) {
+        const auto n = extent();
         T* const sB = ws_;
-        T* const sx = ws_ + n;
-        T* const dsx = ws_ + 2 * n;
+        T* const sx = ws_ + order();
+        T* const dsx = ws_ + 2 * order();
         // 1. magnitudes of the candidates, by position: writes dsx.
         for_slots([&](auto K) {
             if (place_[K] >= i) dsx[place_[K]] = magnitude(rows(K, i));
@@ -368,7 +376,7 @@ class Engine {
         //    published in sx, its right-hand-side entry in sB[i].
         T best = T(-1);
         int best_position = -1;
-        for_range<unroll>(i + 1, n, [&](int p) {
+        for_range<unroll>(i + one, n, [&](auto p) {
             if (dsx[p] > best) {
                 best = dsx[p];
                 best_position = p;
@@ -377,7 +385,7 @@ class Engine {
         const PivotChoice<T> choice = choose(i, dsx[i], best, best_position);
         for_slots([&](auto K) {
             if (place_[K] == choice.position) {
-                for_range<unroll>(i, n, [&](int j) { sx[j] = rows(K, j); });
+                for_range<unroll>(i, n, [&](auto j) { sx[j] = rows(K, j); });
                 if constexpr (Fused && !row_major) sB[i] = rhs_[K];
                 place_[K] = i;
             } else if (place_[K] == i) {
@@ -396,8 +404,8 @@ class Engine {
     /// and position of each thread, magnitude of the row in place, then the
     /// records of the row entering position i (the pivot row, also the
     /// broadcast of the elimination) and of the row leaving it.
-    template <bool Fused, typename Rows, typename Sync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void step_physical(int i, Rows& rows, Sync& sync) {
+    template <bool Fused, typename Rows, typename Sync, typename I>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void step_physical(I i, Rows& rows, Sync& sync) {
         const int n = order();
         const int t = threads();
         T* const candidate = ws_;
@@ -439,10 +447,13 @@ class Engine {
         const bool moves = choice.position != i;
         for_slots([&](auto K) {
             const int v = index(K);
-            if (v == choice.position)
-                write_record<Fused>(enter, K, moves ? 0 : i, rows);
+            // Both branches keep the first column a constant (see for_range).
+            if (v == choice.position && moves)
+                write_record<Fused>(enter, K, zero, rows);
+            else if (v == choice.position)
+                write_record<Fused>(enter, K, i, rows);
             else if (moves && v == i)
-                write_record<Fused>(leave, K, 0, rows);
+                write_record<Fused>(leave, K, zero, rows);
             if constexpr (Fused && row_major) {
                 if (v == i) enter[n + 1] = rhs_[K];
             }
@@ -463,11 +474,11 @@ class Engine {
 
     /// Record: columns [from, n) of the row, its original index, its
     /// right-hand-side entry when the rows carry it (fused, ColMajor).
-    template <bool Fused, typename Rows, typename Slot>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void write_record(T* record, Slot K, int from,
+    template <bool Fused, typename Rows, typename Slot, typename From>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void write_record(T* record, Slot K, From from,
                                                                        Rows& rows) const {
         const int n = order();
-        for_range<unroll>(from, n, [&](int j) { record[j] = rows(K, j); });
+        for_range<unroll>(from, extent(), [&](auto j) { record[j] = rows(K, j); });
         record[n] = T(place_[K]);
         if constexpr (Fused && !row_major) record[n + 1] = rhs_[K];
     }
@@ -475,7 +486,7 @@ class Engine {
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void read_record(const T* record, Slot K,
                                                                       Rows& rows) {
         const int n = order();
-        for_range<unroll>(0, n, [&](int j) { rows(K, j) = record[j]; });
+        for_range<unroll>(zero, extent(), [&](auto j) { rows(K, j) = record[j]; });
         place_[K] = int(record[n]);
         if constexpr (Fused && !row_major) rhs_[K] = record[n + 1];
     }
