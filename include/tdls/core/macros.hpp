@@ -26,16 +26,6 @@
 /// No-alias qualifier for operand pointers (never for the shared workspace).
 #define TDLS_RESTRICT __restrict__
 
-/// Requests full unrolling of the next loop on GPU compilers, which take the
-/// trip count from the loop once it is inlined. Host compilers decide alone:
-/// g++ only accepts a literal factor, and partial unrolling of the solver's
-/// triangular loops by a large factor multiplies code size for no speed.
-#if defined(TDLS_COMPILER_GPU)
-#define TDLS_PRAGMA_UNROLL _Pragma("unroll")
-#else
-#define TDLS_PRAGMA_UNROLL
-#endif
-
 /// Offset of element `e` of an operand walked with `stride`, in 64-bit
 /// arithmetic: batches of many systems overflow 32-bit offsets. `stride` 1 is
 /// an array of structures (AoS), the batch size a structure of arrays (SoA), a

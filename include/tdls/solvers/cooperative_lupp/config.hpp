@@ -55,9 +55,10 @@ struct CooperativeLUppConfig {
     /// pivots (whose reciprocals overflow) to exact zeros. Must be >= 0.
     StructuralReal<T> singular_floor = smallest_normal<T>();
 
-    /// Unroll the column loops of the static solver completely. GPU code needs
-    /// it to keep rows in registers; CPU code usually builds faster and runs as
-    /// fast without. The values computed do not depend on it.
+    /// Expand the column loops of the static solver completely, at compile
+    /// time. GPU code needs it to keep rows in registers; CPU code builds much
+    /// faster, and usually runs as fast, without. The dynamic solver ignores
+    /// it. The values computed do not depend on it.
     bool unroll_loops = true;
 
     /// Storage order of A; see Layout.
