@@ -104,8 +104,11 @@ void parallel(long count, int threads, Fn&& fn) {
 /// The solver with one thread per system: every row in that thread's slice.
 template <typename T, int N>
 void solve_tdls(Batch<T>& batch, long begin, long end) {
-    using Solver = tdls::CooperativeLUppSolverStatic<
-        T, N, tdls::CooperativeLUppConfig<T>{.rows_per_thread = N, .unroll_loops = false, .layout = tdls::Layout::ColMajor}>;
+    using Solver =
+        tdls::CooperativeLUppSolverStatic<T, N,
+                                          tdls::CooperativeLUppConfig<T>{.rows_per_thread = N,
+                                                                         .unroll_loops = false,
+                                                                         .layout = tdls::Layout::ColMajor}>;
     T slice[N * N], rhs[N], work[Solver::workspace_size];
     int piv[N];
     for (long s = begin; s < end; ++s) {
@@ -217,7 +220,8 @@ int main(int argc, char** argv) {
     openblas_set_num_threads(1);
     std::FILE* csv = std::fopen("tdls-coop-bench.csv", "w");
     if (!csv) return 1;
-    std::fprintf(csv, "type,n,systems,threads,tdls_systems_per_s,lapacke_systems_per_s,tdls_backward_error,lapacke_backward_error\n");
+    std::fprintf(csv, "type,n,systems,threads,tdls_systems_per_s,lapacke_systems_per_s,tdls_backward_error,"
+                      "lapacke_backward_error\n");
     std::printf("tdls cooperative LU-pp (header-only, one CPU thread per system) vs LAPACKE ?gesv loop\n");
     std::printf("batch ~%.0f MiB per size, best of %d, column-major, pivot-heavy systems\n\n", o.mib, o.reps);
     std::printf("%-6s %3s %7s %2s | %10s %8s %9s | %10s %8s %9s | %7s\n", "type", "n", "systems", "T",

@@ -53,11 +53,19 @@ int sweep_static_order() {
     using tdls::Layout;
     using tdls::RowInterchange;
     int cases = 0;
-    cases += check_against_reference<StaticOf<double, N, 1, RowInterchange::Logical, Layout::RowMajor>>(N, 11);
-    cases += check_against_reference<StaticOf<double, N, 2, RowInterchange::Physical, Layout::ColMajor, false>>(N, 12);
-    cases += check_against_reference<StaticOf<double, N, 3, RowInterchange::Logical, Layout::ColMajor, false>>(N, 13);
-    cases += check_against_reference<StaticOf<double, N, 5, RowInterchange::Physical, Layout::RowMajor, false>>(N, 14);
-    cases += check_against_reference<StaticOf<float, N, 4, RowInterchange::Logical, Layout::RowMajor, false>>(N, 15);
+    cases +=
+        check_against_reference<StaticOf<double, N, 1, RowInterchange::Logical, Layout::RowMajor>>(N, 11);
+    cases +=
+        check_against_reference<StaticOf<double, N, 2, RowInterchange::Physical, Layout::ColMajor, false>>(
+            N, 12);
+    cases +=
+        check_against_reference<StaticOf<double, N, 3, RowInterchange::Logical, Layout::ColMajor, false>>(N,
+                                                                                                          13);
+    cases +=
+        check_against_reference<StaticOf<double, N, 5, RowInterchange::Physical, Layout::RowMajor, false>>(
+            N, 14);
+    cases += check_against_reference<StaticOf<float, N, 4, RowInterchange::Logical, Layout::RowMajor, false>>(
+        N, 15);
     return cases;
 }
 

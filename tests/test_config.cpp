@@ -25,8 +25,8 @@ static_assert(defaults.relative_pivot_threshold.value() == 1.0);
 static_assert(defaults.singular_floor.value() == DBL_MIN);
 static_assert(defaults.unroll_loops);
 static_assert(defaults.layout == Layout::RowMajor);
-static_assert(std::is_same_v<CooperativeLUppSolverStatic<double, 4>,
-                             CooperativeLUppSolverStatic<double, 4, defaults>>);
+static_assert(
+    std::is_same_v<CooperativeLUppSolverStatic<double, 4>, CooperativeLUppSolverStatic<double, 4, defaults>>);
 static_assert(std::is_same_v<CooperativeLUppSolverDynamic<float>,
                              CooperativeLUppSolverDynamic<float, CooperativeLUppConfig<float>{}>>);
 
@@ -42,8 +42,10 @@ static_assert(Thirteen::relative_pivot_threshold == 1.0 && Thirteen::singular_fl
 // 2N + 2 threads + 5 (physical).
 static_assert(Thirteen::workspace_size == 2 + 3 * 13);
 static_assert(CooperativeLUppSolverStatic<float, 1>::workspace_size == 2 + 4);
-using PhysicalFour = CooperativeLUppSolverStatic<
-    double, 4, CooperativeLUppConfig<double>{.rows_per_thread = 2, .row_interchange = RowInterchange::Physical}>;
+using PhysicalFour =
+    CooperativeLUppSolverStatic<double, 4,
+                                CooperativeLUppConfig<double>{.rows_per_thread = 2,
+                                                              .row_interchange = RowInterchange::Physical}>;
 static_assert(PhysicalFour::threads_per_system == 2 && PhysicalFour::workspace_size == 2 + 8 + 4 + 5);
 using Logical4 = CooperativeLUppSolverStatic<double, 4, CooperativeLUppConfig<double>{.rows_per_thread = 2}>;
 static_assert(Logical4::workspace_size == 14);
@@ -69,8 +71,10 @@ constexpr bool round_trips(T v) {
 }
 static_assert(round_trips(1.0) && round_trips(-0.1) && round_trips(DBL_MIN) && round_trips(DBL_MAX));
 static_assert(round_trips(DBL_TRUE_MIN) && round_trips(1e-310) && round_trips(0.0));
-static_assert(round_trips(FLT_MIN) && round_trips(FLT_TRUE_MIN) && round_trips(-3.4e38f) && round_trips(0.7f));
-static_assert(round_trips(LDBL_MIN) && round_trips(LDBL_MAX) && round_trips(0.1L) && round_trips(LDBL_TRUE_MIN));
+static_assert(round_trips(FLT_MIN) && round_trips(FLT_TRUE_MIN) && round_trips(-3.4e38f) &&
+              round_trips(0.7f));
+static_assert(round_trips(LDBL_MIN) && round_trips(LDBL_MAX) && round_trips(0.1L) &&
+              round_trips(LDBL_TRUE_MIN));
 static_assert(tdls::StructuralReal<double>(std::numeric_limits<double>::infinity()).value() ==
               std::numeric_limits<double>::infinity());
 static_assert(tdls::smallest_normal<float>() == FLT_MIN && tdls::smallest_normal<long double>() == LDBL_MIN);

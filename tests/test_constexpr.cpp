@@ -8,8 +8,10 @@ namespace {
 
 template <tdls::Layout L, tdls::RowInterchange I>
 constexpr double last_unknown() {
-    using Solver = tdls::CooperativeLUppSolverStatic<
-        double, 4, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 4, .row_interchange = I, .layout = L}>;
+    using Solver =
+        tdls::CooperativeLUppSolverStatic<double, 4,
+                                          tdls::CooperativeLUppConfig<double>{
+                                              .rows_per_thread = 4, .row_interchange = I, .layout = L}>;
     // Symmetric, so A and A^T agree: x = (1, 2, 3, 4) under both layouts. The
     // slice of the single thread is the whole matrix in the layout's order.
     double A[16] = {4, 1, 0, 2, 1, 5, 1, 0, 0, 1, 6, 1, 2, 0, 1, 7};
@@ -20,12 +22,16 @@ constexpr double last_unknown() {
     return v ? y[3] : -1.0;
 }
 
-constexpr bool close(double a, double b) { return a - b < 1e-12 && b - a < 1e-12; }
+constexpr bool close(double a, double b) {
+    return a - b < 1e-12 && b - a < 1e-12;
+}
 static_assert(close(last_unknown<tdls::Layout::RowMajor, tdls::RowInterchange::Logical>(), 4.0));
 static_assert(close(last_unknown<tdls::Layout::ColMajor, tdls::RowInterchange::Physical>(), 4.0));
 
 constexpr int singular_info() {
-    using Solver = tdls::CooperativeLUppSolverStatic<double, 3, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 3}>;
+    using Solver =
+        tdls::CooperativeLUppSolverStatic<double, 3,
+                                          tdls::CooperativeLUppConfig<double>{.rows_per_thread = 3}>;
     // Row-major A with a zero row 1: S = A^T has a zero column 1, so column 2
     // (1-based) is the first singular one.
     double A[9] = {1, 2, 3, 0, 0, 0, 4, 5, 7};

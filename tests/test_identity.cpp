@@ -15,9 +15,12 @@ using namespace tdls_test;
 using tdls::Layout;
 using tdls::RowInterchange;
 
-template <int N, int R, RowInterchange I = RowInterchange::Logical, Layout L = Layout::RowMajor, bool Unroll = false>
+template <int N, int R, RowInterchange I = RowInterchange::Logical, Layout L = Layout::RowMajor,
+          bool Unroll = false>
 using Static = StaticSolver<tdls::CooperativeLUppSolverStatic<
-    double, N, tdls::CooperativeLUppConfig<double>{.rows_per_thread = R, .row_interchange = I, .unroll_loops = Unroll, .layout = L}>>;
+    double, N,
+    tdls::CooperativeLUppConfig<double>{
+        .rows_per_thread = R, .row_interchange = I, .unroll_loops = Unroll, .layout = L}>>;
 template <int R, RowInterchange I = RowInterchange::Logical, Layout L = Layout::RowMajor>
 using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
     double, tdls::CooperativeLUppConfig<double>{.rows_per_thread = R, .row_interchange = I, .layout = L}>>;
@@ -73,8 +76,10 @@ TEST_CASE("logical and physical interchanges give the same rows and solutions", 
     for (Kind kind : all_kinds) {
         for (Entry entry : all_entries) {
             const auto p = problem(11, kind, 2);
-            const auto logical = run<Static<11, 2, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, entry);
-            const auto physical = run<Static<11, 2, RowInterchange::Physical, Layout::ColMajor>, false, false, false>(p, entry);
+            const auto logical =
+                run<Static<11, 2, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, entry);
+            const auto physical =
+                run<Static<11, 2, RowInterchange::Physical, Layout::ColMajor>, false, false, false>(p, entry);
             CHECK(canonical<Static<11, 2, RowInterchange::Logical>>(logical, 11) ==
                   canonical<Static<11, 2, RowInterchange::Physical>>(physical, 11));
             const auto logical_rm = run<Dynamic<3, RowInterchange::Logical>, false, false, false>(p, entry);
@@ -97,8 +102,10 @@ TEST_CASE("static and dynamic solvers give the same bits", "[identity]") {
             const auto p = problem(9, kind, 3);
             CHECK(same_outcome(run<Static<9, 2, RowInterchange::Physical>, false, false, false>(p, entry),
                                run<Dynamic<2, RowInterchange::Physical>, false, false, false>(p, entry)));
-            CHECK(same_outcome(run<Static<9, 4, RowInterchange::Logical, Layout::ColMajor, true>, false, false, false>(p, entry),
-                               run<Dynamic<4, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, entry)));
+            CHECK(same_outcome(
+                run<Static<9, 4, RowInterchange::Logical, Layout::ColMajor, true>, false, false, false>(
+                    p, entry),
+                run<Dynamic<4, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, entry)));
             cases += 2;
         }
     }
@@ -109,8 +116,11 @@ TEST_CASE("unrolled and rolled loops give the same bits", "[identity]") {
     int cases = 0;
     for (Kind kind : all_kinds) {
         const auto p = problem(10, kind, 4);
-        CHECK(same_outcome(run<Static<10, 3, RowInterchange::Physical, Layout::RowMajor, true>, false, false, false>(p, Entry::Solve),
-                           run<Static<10, 3, RowInterchange::Physical, Layout::RowMajor, false>, false, false, false>(p, Entry::Solve)));
+        CHECK(same_outcome(
+            run<Static<10, 3, RowInterchange::Physical, Layout::RowMajor, true>, false, false, false>(
+                p, Entry::Solve),
+            run<Static<10, 3, RowInterchange::Physical, Layout::RowMajor, false>, false, false, false>(
+                p, Entry::Solve)));
         ++cases;
     }
     REQUIRE(cases == 3);
@@ -155,7 +165,8 @@ TEST_CASE("runtime and compile-time element strides give the same bits", "[ident
         const auto d1 = run<D, false, false, false>(p, Entry::FactorizeSubstitute, Barrier::Deduced, 1);
         for (std::int64_t stride : {2, 3, 17, 64}) {
             const auto s = run<S, false, false, false>(p, Entry::Solve, Barrier::Deduced, stride);
-            const auto d = run<D, false, false, false>(p, Entry::FactorizeSubstitute, Barrier::Deduced, stride);
+            const auto d =
+                run<D, false, false, false>(p, Entry::FactorizeSubstitute, Barrier::Deduced, stride);
             REQUIRE(s.guards_intact);
             REQUIRE(d.guards_intact);
             CHECK(same_outcome(s, s1));
@@ -163,7 +174,8 @@ TEST_CASE("runtime and compile-time element strides give the same bits", "[ident
             cases += 2;
         }
         CHECK(same_outcome(run<S, false, false, false, 3>(p, Entry::Solve, Barrier::Deduced, 3), s1));
-        CHECK(same_outcome(run<D, false, false, false, 17>(p, Entry::FactorizeSubstitute, Barrier::User, 17), d1));
+        CHECK(same_outcome(run<D, false, false, false, 17>(p, Entry::FactorizeSubstitute, Barrier::User, 17),
+                           d1));
         CHECK(same_outcome(run<S, false, false, false, 1>(p, Entry::Solve, Barrier::Deduced, 1), s1));
         cases += 3;
     }
@@ -171,7 +183,9 @@ TEST_CASE("runtime and compile-time element strides give the same bits", "[ident
 }
 
 TEST_CASE("AoS, SoA and AoSoA batches give the same bits as packed systems", "[identity][batch]") {
-    using Solver = tdls::CooperativeLUppSolverStatic<double, 6, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2}>;
+    using Solver =
+        tdls::CooperativeLUppSolverStatic<double, 6,
+                                          tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2}>;
     constexpr int N = 6, E = N * N, count = 11, block = 4;
     std::vector<Problem<double>> systems;
     std::vector<Outcome<double>> packed;
@@ -186,9 +200,14 @@ TEST_CASE("AoS, SoA and AoSoA batches give the same bits as packed systems", "[i
         std::int64_t (*stride)(int elements);
     };
     const Form forms[] = {
-        {"AoS", [](int s, int e, int E_) { return std::int64_t(s) * E_ + e; }, [](int) { return std::int64_t(1); }},
-        {"SoA", [](int s, int e, int) { return std::int64_t(e) * count + s; }, [](int) { return std::int64_t(count); }},
-        {"AoSoA", [](int s, int e, int E_) { return std::int64_t(s / block) * block * E_ + std::int64_t(e) * block + s % block; },
+        {"AoS", [](int s, int e, int E_) { return std::int64_t(s) * E_ + e; },
+         [](int) { return std::int64_t(1); }},
+        {"SoA", [](int s, int e, int) { return std::int64_t(e) * count + s; },
+         [](int) { return std::int64_t(count); }},
+        {"AoSoA",
+         [](int s, int e, int E_) {
+             return std::int64_t(s / block) * block * E_ + std::int64_t(e) * block + s % block;
+         },
          [](int) { return std::int64_t(block); }},
     };
     int cases = 0;
@@ -204,9 +223,9 @@ TEST_CASE("AoS, SoA and AoSoA batches give the same bits as packed systems", "[i
         for (int s = 0; s < count; ++s) {
             std::vector<double> work(Solver::workspace_size, 0.0);
             group.run([&](int tx) {
-                Solver::solve_inplace<false, false, false>(tx, A.data() + form.offset(s, 0, E), form.stride(E),
-                                                           piv.data() + form.offset(s, 0, N), form.stride(N),
-                                                           y.data() + form.offset(s, 0, N), form.stride(N), work.data());
+                Solver::solve_inplace<false, false, false>(
+                    tx, A.data() + form.offset(s, 0, E), form.stride(E), piv.data() + form.offset(s, 0, N),
+                    form.stride(N), y.data() + form.offset(s, 0, N), form.stride(N), work.data());
             });
         }
         for (int s = 0; s < count; ++s) {
@@ -231,15 +250,21 @@ TEST_CASE("RowMajor A factors exactly as ColMajor A^T, and solves its own system
         for (int n : {1, 5, 12}) {
             // The same memory: A row-major is A^T column-major.
             const auto p = problem(n, kind, 7);
-            const auto row = run<Dynamic<2, RowInterchange::Logical, Layout::RowMajor>, false, false, false>(p, Entry::Solve);
-            const auto col = run<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, Entry::Solve);
+            const auto row = run<Dynamic<2, RowInterchange::Logical, Layout::RowMajor>, false, false, false>(
+                p, Entry::Solve);
+            const auto col = run<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(
+                p, Entry::Solve);
             CHECK(same_bits(row.S, col.S));
             CHECK(row.piv == col.piv);
             CHECK(row.info == col.info);
             // Each solves its own system: the row-major one A x = b, the
             // column-major one A^T x = b; both exactly as the reference.
-            CHECK(same_bits(row.x, expected_outcome<Dynamic<2, RowInterchange::Logical, Layout::RowMajor>>(p, Entry::Solve).x));
-            CHECK(same_bits(col.x, expected_outcome<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>>(p, Entry::Solve).x));
+            CHECK(same_bits(
+                row.x,
+                expected_outcome<Dynamic<2, RowInterchange::Logical, Layout::RowMajor>>(p, Entry::Solve).x));
+            CHECK(same_bits(
+                col.x,
+                expected_outcome<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>>(p, Entry::Solve).x));
             if (n > 1) CHECK_FALSE(same_bits(row.x, col.x));
             ++cases;
         }

@@ -71,7 +71,9 @@ using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
     T, tdls::CooperativeLUppConfig<T>{.rows_per_thread = R, .row_interchange = I, .layout = L}>>;
 template <typename T, int N, int R, RowInterchange I, Layout L>
 using Static = StaticSolver<tdls::CooperativeLUppSolverStatic<
-    T, N, tdls::CooperativeLUppConfig<T>{.rows_per_thread = R, .row_interchange = I, .unroll_loops = false, .layout = L}>>;
+    T, N,
+    tdls::CooperativeLUppConfig<T>{
+        .rows_per_thread = R, .row_interchange = I, .unroll_loops = false, .layout = L}>>;
 
 } // namespace
 

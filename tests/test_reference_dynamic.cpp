@@ -19,11 +19,16 @@ TEST_CASE("dynamic solver, orders 1 to 128, matches the reference LU bitwise", "
     int cases = 0;
     for (int n : orders) {
         // Groups of at most 32 threads: rows per thread grows with the order.
-        cases += tdls_test::check_against_reference<Dynamic<double, 4, RowInterchange::Logical, Layout::RowMajor>>(n, 21);
-        cases += tdls_test::check_against_reference<Dynamic<double, 4, RowInterchange::Physical, Layout::ColMajor>>(n, 22);
+        cases +=
+            tdls_test::check_against_reference<Dynamic<double, 4, RowInterchange::Logical, Layout::RowMajor>>(
+                n, 21);
+        cases += tdls_test::check_against_reference<
+            Dynamic<double, 4, RowInterchange::Physical, Layout::ColMajor>>(n, 22);
         if (n <= 64) {
-            cases += tdls_test::check_against_reference<Dynamic<float, 2, RowInterchange::Physical, Layout::RowMajor>>(n, 23);
-            cases += tdls_test::check_against_reference<Dynamic<double, 7, RowInterchange::Logical, Layout::ColMajor>>(n, 24);
+            cases += tdls_test::check_against_reference<
+                Dynamic<float, 2, RowInterchange::Physical, Layout::RowMajor>>(n, 23);
+            cases += tdls_test::check_against_reference<
+                Dynamic<double, 7, RowInterchange::Logical, Layout::ColMajor>>(n, 24);
         }
     }
     const int small = 18; // orders up to 64
@@ -33,14 +38,16 @@ TEST_CASE("dynamic solver, orders 1 to 128, matches the reference LU bitwise", "
 TEST_CASE("long double solves on the host match the reference LU bitwise", "[reference][long-double]") {
     int cases = 0;
     for (int n : {1, 3, 8, 13}) {
-        cases += tdls_test::check_against_reference<Dynamic<long double, 2, RowInterchange::Logical, Layout::ColMajor>>(n, 31);
+        cases += tdls_test::check_against_reference<
+            Dynamic<long double, 2, RowInterchange::Logical, Layout::ColMajor>>(n, 31);
         cases += tdls_test::check_against_reference<
             tdls_test::StaticOf<long double, 6, 4, RowInterchange::Physical, Layout::RowMajor>>(6, 32 + n);
     }
     REQUIRE(cases == 4 * 2 * 3 * 2);
 }
 
-TEST_CASE("the bitwise comparison detects a one-ulp difference and a wrong pivot rule", "[reference][negative]") {
+TEST_CASE("the bitwise comparison detects a one-ulp difference and a wrong pivot rule",
+          "[reference][negative]") {
     using Solver = Dynamic<double, 1, RowInterchange::Logical, Layout::ColMajor>;
     const int n = 6;
     const tdls_test::Problem<double> p{n, tdls_test::make_matrix<double>(tdls_test::Kind::PivotHeavy, n, 5),

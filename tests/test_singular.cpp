@@ -19,12 +19,13 @@ using tdls::Layout;
 using tdls::RowInterchange;
 
 template <int R, RowInterchange I, Layout L, double Threshold = 1.0, double Floor = DBL_MIN>
-using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
-    double, tdls::CooperativeLUppConfig<double>{.rows_per_thread = R,
-                                                .row_interchange = I,
-                                                .relative_pivot_threshold = Threshold,
-                                                .singular_floor = Floor,
-                                                .layout = L}>>;
+using Dynamic =
+    DynamicSolver<tdls::CooperativeLUppSolverDynamic<double, tdls::CooperativeLUppConfig<double>{
+                                                                 .rows_per_thread = R,
+                                                                 .row_interchange = I,
+                                                                 .relative_pivot_threshold = Threshold,
+                                                                 .singular_floor = Floor,
+                                                                 .layout = L}>>;
 
 using Logical = Dynamic<2, RowInterchange::Logical, Layout::ColMajor>;
 using Physical = Dynamic<3, RowInterchange::Physical, Layout::RowMajor>;
@@ -57,7 +58,8 @@ int check_verdict(const Problem<double>& p, int info) {
         CHECK(same_bits(got.S, want.S));
         CHECK(got.piv == want.piv);
         CHECK(all_finite(got.S));
-        if (info > 0 && entry == Entry::Solve) CHECK(same_bits(got.x, std::vector<double>(p.n, guard_value<double>())));
+        if (info > 0 && entry == Entry::Solve)
+            CHECK(same_bits(got.x, std::vector<double>(p.n, guard_value<double>())));
         if (info > 0 && entry == Entry::SolveInplace) CHECK(same_bits(got.x, p.b));
         if (info == 0) CHECK(same_bits(got.x, want.x));
         ++cases;
@@ -173,8 +175,10 @@ TEST_CASE("the relative pivot threshold keeps the row in place exactly from its 
 }
 
 TEST_CASE("the barrier sequence does not depend on the data", "[singular][barriers]") {
-    using Solver = tdls::CooperativeLUppSolverDynamic<
-        double, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2, .row_interchange = RowInterchange::Physical}>;
+    using Solver =
+        tdls::CooperativeLUppSolverDynamic<double, tdls::CooperativeLUppConfig<double>{
+                                                       .rows_per_thread = 2,
+                                                       .row_interchange = RowInterchange::Physical}>;
     const int n = 7, threads = Solver::threads_per_system(n);
     auto count_barriers = [&](std::vector<double> S, std::vector<double> y) {
         std::vector<double> work(Solver::workspace_size(n), 0.0);

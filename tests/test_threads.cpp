@@ -21,7 +21,8 @@ using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
 
 template <typename Solver>
 int check_group(int n, Entry entry, Barrier barrier, std::uint64_t seed) {
-    const Problem<double> p{n, make_matrix<double>(Kind::PivotHeavy, n, seed), random_vector<double>(n, seed + 1)};
+    const Problem<double> p{n, make_matrix<double>(Kind::PivotHeavy, n, seed),
+                            random_vector<double>(n, seed + 1)};
     const Outcome<double> got = run<Solver, false, false, false>(p, entry, barrier);
     INFO("n = " << n << ", threads = " << Solver::threads(n) << ", entry = " << int(entry)
                 << ", user barrier = " << (barrier == Barrier::User));
@@ -61,8 +62,10 @@ TEST_CASE("the deduced CPU barrier orders the phases of 2 to 32 threads", "[thre
 TEST_CASE("groups of 1 to 32 threads solve exactly, deduced barrier", "[threads]") {
     int cases = 0;
     for (int threads = 1; threads <= 32; ++threads) {
-        cases += check_group<Dynamic<1, RowInterchange::Logical, Layout::RowMajor>>(threads, Entry::Solve, Barrier::Deduced, threads);
-        cases += check_group<Dynamic<1, RowInterchange::Physical, Layout::ColMajor>>(threads, Entry::FactorizeSubstitute, Barrier::Deduced, threads);
+        cases += check_group<Dynamic<1, RowInterchange::Logical, Layout::RowMajor>>(
+            threads, Entry::Solve, Barrier::Deduced, threads);
+        cases += check_group<Dynamic<1, RowInterchange::Physical, Layout::ColMajor>>(
+            threads, Entry::FactorizeSubstitute, Barrier::Deduced, threads);
     }
     REQUIRE(cases == 64);
 }
@@ -72,19 +75,26 @@ TEST_CASE("groups of odd sizes with phantom rows, both barriers, every entry poi
     for (int threads : {3, 5, 7, 9, 15, 17, 31}) {
         const int n = 2 * threads - 1; // the last thread holds one real row and one phantom
         for (Entry entry : all_entries) {
-            cases += check_group<Dynamic<2, RowInterchange::Physical, Layout::RowMajor>>(n, entry, Barrier::User, n);
-            cases += check_group<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>>(n, entry, Barrier::Deduced, n);
+            cases += check_group<Dynamic<2, RowInterchange::Physical, Layout::RowMajor>>(n, entry,
+                                                                                         Barrier::User, n);
+            cases += check_group<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>>(n, entry,
+                                                                                        Barrier::Deduced, n);
         }
     }
     REQUIRE(cases == 7 * 4 * 2);
 }
 
 TEST_CASE("static solvers on 32, 17 and 11 threads, both barriers", "[threads][static]") {
-    using S32 = StaticSolver<tdls::CooperativeLUppSolverStatic<double, 32, tdls::CooperativeLUppConfig<double>{.unroll_loops = false}>>;
+    using S32 = StaticSolver<tdls::CooperativeLUppSolverStatic<
+        double, 32, tdls::CooperativeLUppConfig<double>{.unroll_loops = false}>>;
     using S17 = StaticSolver<tdls::CooperativeLUppSolverStatic<
-        double, 33, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2, .row_interchange = RowInterchange::Physical, .unroll_loops = false}>>;
+        double, 33,
+        tdls::CooperativeLUppConfig<double>{
+            .rows_per_thread = 2, .row_interchange = RowInterchange::Physical, .unroll_loops = false}>>;
     using S11 = StaticSolver<tdls::CooperativeLUppSolverStatic<
-        double, 31, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 3, .unroll_loops = false, .layout = Layout::ColMajor}>>;
+        double, 31,
+        tdls::CooperativeLUppConfig<double>{
+            .rows_per_thread = 3, .unroll_loops = false, .layout = Layout::ColMajor}>>;
     int cases = 0;
     for (Barrier barrier : {Barrier::Deduced, Barrier::User}) {
         for (Entry entry : {Entry::SolveInplace, Entry::FactorizeSubstituteInplace}) {

@@ -8,7 +8,9 @@
 #include <tdls/solvers.hpp>
 
 int main() {
-    using Solver = tdls::CooperativeLUppSolverStatic<double, 8, tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2}>;
+    using Solver =
+        tdls::CooperativeLUppSolverStatic<double, 8,
+                                          tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2}>;
     std::vector<double> A(64), y(8), work(Solver::workspace_size, 0.0);
     std::vector<int> piv(8);
     for (int r = 0; r < 8; ++r) {
@@ -19,8 +21,8 @@ int main() {
     std::vector<std::thread> group;
     for (int tx = 0; tx < Solver::threads_per_system; ++tx)
         group.emplace_back([&, tx] {
-            Solver::solve_inplace<false, false, false>(tx, A.data(), 1, piv.data(), 1, y.data(), 1, work.data(),
-                                                       broken_barrier);
+            Solver::solve_inplace<false, false, false>(tx, A.data(), 1, piv.data(), 1, y.data(), 1,
+                                                       work.data(), broken_barrier);
         });
     for (auto& t : group) t.join();
     return 0;

@@ -12,8 +12,8 @@
 namespace tdls_compile_check {
 
 template <typename Solver>
-__global__ void solve_external(typename Solver::value_type* A, int* piv,
-                               typename Solver::value_type* y, int* info, int batch) {
+__global__ void solve_external(typename Solver::value_type* A, int* piv, typename Solver::value_type* y,
+                               int* info, int batch) {
     using T = typename Solver::value_type;
     constexpr int group = Solver::threads_per_system;
     constexpr int groups_per_block = 128 / group;
@@ -50,7 +50,7 @@ __global__ void factor_then_substitute_internal(typename Solver::value_type* A,
     }
     Solver::template factorize<true, true>(tx, slice, 1, pivots, 1, workspace[local_group]);
     Solver::template substitute_inplace<true, true, true, 1, 1, 1>(tx, slice, 1, pivots, 1, rhs, 1,
-                                                                     workspace[local_group]);
+                                                                   workspace[local_group]);
     for (int K = 0; K < R; ++K) {
         const int row = tx + K * group;
         if (row < N) y[row * batch + system] = rhs[K];
@@ -58,9 +58,8 @@ __global__ void factor_then_substitute_internal(typename Solver::value_type* A,
 }
 
 template <typename Solver>
-__global__ void solve_dynamic(int n, typename Solver::value_type* A, int* piv,
-                              typename Solver::value_type* b, typename Solver::value_type* x,
-                              int batch) {
+__global__ void solve_dynamic(int n, typename Solver::value_type* A, int* piv, typename Solver::value_type* b,
+                              typename Solver::value_type* x, int batch) {
     using T = typename Solver::value_type;
     extern __shared__ unsigned char raw[];
     T* workspace = reinterpret_cast<T*>(raw);
@@ -68,10 +67,10 @@ __global__ void solve_dynamic(int n, typename Solver::value_type* A, int* piv,
     const int system = blockIdx.x;
     if (int(threadIdx.x) >= group || system >= batch) return;
     // One group per block: the block barrier is the caller's.
-    Solver::template solve<false, false, false>(
-        int(threadIdx.x), n, A + std::int64_t(system) * n * n, 1, piv + std::int64_t(system) * n, 1,
-        b + std::int64_t(system) * n, x + std::int64_t(system) * n, 1, workspace,
-        [] __device__() { __syncthreads(); });
+    Solver::template solve<false, false, false>(int(threadIdx.x), n, A + std::int64_t(system) * n * n, 1,
+                                                piv + std::int64_t(system) * n, 1,
+                                                b + std::int64_t(system) * n, x + std::int64_t(system) * n, 1,
+                                                workspace, [] __device__() { __syncthreads(); });
 }
 
 template <typename T, int N, int R, tdls::RowInterchange I, tdls::Layout L>
@@ -84,16 +83,25 @@ constexpr auto row_major = tdls::Layout::RowMajor;
 constexpr auto col_major = tdls::Layout::ColMajor;
 
 // Explicit instantiations: the compiler must generate device code for each.
-template __global__ void solve_external<Static<double, 4, 1, logical, row_major>>(double*, int*, double*, int*, int);
-template __global__ void solve_external<Static<double, 8, 2, physical, col_major>>(double*, int*, double*, int*, int);
-template __global__ void solve_external<Static<float, 16, 2, logical, col_major>>(float*, int*, float*, int*, int);
-template __global__ void solve_external<Static<float, 32, 1, physical, row_major>>(float*, int*, float*, int*, int);
-template __global__ void solve_external<Static<float, 7, 3, physical, row_major>>(float*, int*, float*, int*, int);
-template __global__ void factor_then_substitute_internal<Static<double, 12, 3, logical, row_major>>(double*, double*, int);
-template __global__ void factor_then_substitute_internal<Static<float, 5, 5, physical, col_major>>(float*, float*, int);
-template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<double>>(int, double*, int*, double*, double*, int);
+template __global__ void solve_external<Static<double, 4, 1, logical, row_major>>(double*, int*, double*,
+                                                                                  int*, int);
+template __global__ void solve_external<Static<double, 8, 2, physical, col_major>>(double*, int*, double*,
+                                                                                   int*, int);
+template __global__ void solve_external<Static<float, 16, 2, logical, col_major>>(float*, int*, float*, int*,
+                                                                                  int);
+template __global__ void solve_external<Static<float, 32, 1, physical, row_major>>(float*, int*, float*, int*,
+                                                                                   int);
+template __global__ void solve_external<Static<float, 7, 3, physical, row_major>>(float*, int*, float*, int*,
+                                                                                  int);
+template __global__ void
+factor_then_substitute_internal<Static<double, 12, 3, logical, row_major>>(double*, double*, int);
+template __global__ void
+factor_then_substitute_internal<Static<float, 5, 5, physical, col_major>>(float*, float*, int);
+template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<double>>(int, double*, int*,
+                                                                                   double*, double*, int);
 template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<
-    float, tdls::CooperativeLUppConfig<float>{.rows_per_thread = 2, .row_interchange = tdls::RowInterchange::Physical}>>(
+    float, tdls::CooperativeLUppConfig<float>{.rows_per_thread = 2,
+                                              .row_interchange = tdls::RowInterchange::Physical}>>(
     int, float*, int*, float*, float*, int);
 
 } // namespace tdls_compile_check

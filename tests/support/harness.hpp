@@ -91,9 +91,10 @@ struct StaticSolver {
         return S::template factorize<IM, IP, CS, CS>(tx, A, s, piv, s, w, std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
-    static void substitute(int, int tx, const T* A, std::int64_t s, const int* piv, const T* b, T* x,
-                           T* w, Sync&& sync) {
-        S::template substitute<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w, std::forward<Sync>(sync));
+    static void substitute(int, int tx, const T* A, std::int64_t s, const int* piv, const T* b, T* x, T* w,
+                           Sync&& sync) {
+        S::template substitute<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w,
+                                                       std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static void substitute_inplace(int, int tx, const T* A, std::int64_t s, const int* piv, T* y, T* w,
@@ -104,7 +105,8 @@ struct StaticSolver {
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static tdls::Verdict solve(int, int tx, T* A, std::int64_t s, int* piv, const T* b, T* x, T* w,
                                Sync&& sync) {
-        return S::template solve<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w, std::forward<Sync>(sync));
+        return S::template solve<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w,
+                                                         std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static tdls::Verdict solve_inplace(int, int tx, T* A, std::int64_t s, int* piv, T* y, T* w, Sync&& sync) {
@@ -127,8 +129,8 @@ struct DynamicSolver {
         return D::template factorize<IM, IP, CS, CS>(n, tx, A, s, piv, s, w, std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
-    static void substitute(int n, int tx, const T* A, std::int64_t s, const int* piv, const T* b, T* x,
-                           T* w, Sync&& sync) {
+    static void substitute(int n, int tx, const T* A, std::int64_t s, const int* piv, const T* b, T* x, T* w,
+                           Sync&& sync) {
         D::template substitute<IM, IP, IR, CS, CS, CS>(n, tx, A, s, piv, s, b, x, s, w,
                                                        std::forward<Sync>(sync));
     }
@@ -213,8 +215,8 @@ Outcome<typename Solver::T> run(const Problem<typename Solver::T>& p, Entry entr
                                                                  std::forward<Sync>(sync));
                 break;
             case Entry::SolveInplace:
-                v = Solver::template solve_inplace<IM, IP, IR, CtStride>(n, tx, A, stride, piv, x,
-                                                                         work.data(), std::forward<Sync>(sync));
+                v = Solver::template solve_inplace<IM, IP, IR, CtStride>(
+                    n, tx, A, stride, piv, x, work.data(), std::forward<Sync>(sync));
                 break;
             case Entry::FactorizeSubstitute:
                 v = Solver::template factorize<IM, IP, CtStride>(n, tx, A, stride, piv, work.data(), sync);
@@ -223,8 +225,8 @@ Outcome<typename Solver::T> run(const Problem<typename Solver::T>& p, Entry entr
                 break;
             case Entry::FactorizeSubstituteInplace:
                 v = Solver::template factorize<IM, IP, CtStride>(n, tx, A, stride, piv, work.data(), sync);
-                Solver::template substitute_inplace<IM, IP, IR, CtStride>(n, tx, A, stride, piv, x,
-                                                                          work.data(), std::forward<Sync>(sync));
+                Solver::template substitute_inplace<IM, IP, IR, CtStride>(
+                    n, tx, A, stride, piv, x, work.data(), std::forward<Sync>(sync));
                 break;
             }
             return v;
@@ -256,9 +258,11 @@ Outcome<typename Solver::T> run(const Problem<typename Solver::T>& p, Entry entr
     check_guards(piv_ext, std::size_t(n), pivot_guard);
     check_guards(b_ext, std::size_t(n), guard);
     check_guards(x_ext, std::size_t(n), guard);
-    for (int e = ws; e < ws + workspace_guards; ++e) out.guards_intact = out.guards_intact && work[e] == guard;
+    for (int e = ws; e < ws + workspace_guards; ++e)
+        out.guards_intact = out.guards_intact && work[e] == guard;
     if (IM) {
-        for (std::size_t e = 0; e < nn; ++e) out.guards_intact = out.guards_intact && A_ext[e * stride] == p.S[e];
+        for (std::size_t e = 0; e < nn; ++e)
+            out.guards_intact = out.guards_intact && A_ext[e * stride] == p.S[e];
     } else {
         for (std::size_t e = 0; e < nn; ++e) out.S[e] = A_ext[e * stride];
     }
@@ -274,14 +278,22 @@ template <typename Solver>
 Outcome<typename Solver::T> run_residency(int mask, const Problem<typename Solver::T>& p, Entry entry,
                                           Barrier barrier = Barrier::Deduced, std::int64_t stride = 1) {
     switch (mask & 7) {
-    case 0: return run<Solver, false, false, false>(p, entry, barrier, stride);
-    case 1: return run<Solver, true, false, false>(p, entry, barrier, stride);
-    case 2: return run<Solver, false, true, false>(p, entry, barrier, stride);
-    case 3: return run<Solver, true, true, false>(p, entry, barrier, stride);
-    case 4: return run<Solver, false, false, true>(p, entry, barrier, stride);
-    case 5: return run<Solver, true, false, true>(p, entry, barrier, stride);
-    case 6: return run<Solver, false, true, true>(p, entry, barrier, stride);
-    default: return run<Solver, true, true, true>(p, entry, barrier, stride);
+    case 0:
+        return run<Solver, false, false, false>(p, entry, barrier, stride);
+    case 1:
+        return run<Solver, true, false, false>(p, entry, barrier, stride);
+    case 2:
+        return run<Solver, false, true, false>(p, entry, barrier, stride);
+    case 3:
+        return run<Solver, true, true, false>(p, entry, barrier, stride);
+    case 4:
+        return run<Solver, false, false, true>(p, entry, barrier, stride);
+    case 5:
+        return run<Solver, true, false, true>(p, entry, barrier, stride);
+    case 6:
+        return run<Solver, false, true, true>(p, entry, barrier, stride);
+    default:
+        return run<Solver, true, true, true>(p, entry, barrier, stride);
     }
 }
 
@@ -293,8 +305,8 @@ Outcome<typename Solver::T> expected_outcome(const Problem<typename Solver::T>& 
     using T = typename Solver::T;
     constexpr auto config = Solver::config;
     const int n = p.n;
-    const auto f = reference_factor<T>(p.S, n, config.relative_pivot_threshold.value(),
-                                       config.singular_floor.value());
+    const auto f =
+        reference_factor<T>(p.S, n, config.relative_pivot_threshold.value(), config.singular_floor.value());
     Outcome<T> out;
     out.info = f.info;
     out.S.resize(std::size_t(n) * n);
@@ -305,8 +317,8 @@ Outcome<typename Solver::T> expected_outcome(const Problem<typename Solver::T>& 
         for (int c = 0; c < n; ++c) out.S[std::size_t(c) * n + r] = f.at(k, c);
         out.piv[r] = Solver::physical ? f.perm[r] : f.position[r];
     }
-    const bool writes = f.info == 0 || entry == Entry::FactorizeSubstitute ||
-                        entry == Entry::FactorizeSubstituteInplace;
+    const bool writes =
+        f.info == 0 || entry == Entry::FactorizeSubstitute || entry == Entry::FactorizeSubstituteInplace;
     if (writes)
         out.x = reference_solve(f, p.b, config.layout);
     else
@@ -322,7 +334,8 @@ std::pair<std::vector<T>, std::vector<int>> lapack_format(const Outcome<T>& o, i
     std::vector<T> lu(std::size_t(n) * n);
     for (int k = 0; k < n; ++k) {
         const int row = physical ? k : perm[k];
-        for (int c = 0; c < n; ++c) lu[std::size_t(c) * n + k] = row >= 0 ? o.S[std::size_t(c) * n + row] : T(0);
+        for (int c = 0; c < n; ++c)
+            lu[std::size_t(c) * n + k] = row >= 0 ? o.S[std::size_t(c) * n + row] : T(0);
     }
     return {lu, perm};
 }

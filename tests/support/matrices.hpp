@@ -21,9 +21,12 @@ enum class Kind {
 
 inline const char* kind_name(Kind k) {
     switch (k) {
-    case Kind::Uniform: return "uniform";
-    case Kind::PivotHeavy: return "pivot-heavy";
-    case Kind::IllConditioned: return "ill-conditioned";
+    case Kind::Uniform:
+        return "uniform";
+    case Kind::PivotHeavy:
+        return "pivot-heavy";
+    case Kind::IllConditioned:
+        return "ill-conditioned";
     }
     return "?";
 }
@@ -59,7 +62,8 @@ std::vector<T> make_matrix(Kind kind, int n, std::uint64_t seed) {
         const double decades = std::numeric_limits<T>::digits10 / 2.0;
         for (int c = 0; c < n; ++c) {
             const double scale = std::pow(10.0, -decades * c / std::max(1, n - 1));
-            for (int r = 0; r < n; ++r) S[std::size_t(c) * n + r] = T(double(S[std::size_t(c) * n + r]) * scale);
+            for (int r = 0; r < n; ++r)
+                S[std::size_t(c) * n + r] = T(double(S[std::size_t(c) * n + r]) * scale);
         }
     }
     return S;

@@ -57,8 +57,8 @@ ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, T threshold, T f
         T largest = in_place;
         if (best_position >= 0 && best > in_place) {
             largest = best;
-            const bool keep = threshold < T(1) && in_place >= threshold * best && in_place >= floor &&
-                              in_place > T(0);
+            const bool keep =
+                threshold < T(1) && in_place >= threshold * best && in_place >= floor && in_place > T(0);
             pivot = keep ? i : best_position;
         }
         std::swap(rows[i], rows[pivot]);

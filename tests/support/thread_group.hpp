@@ -20,8 +20,7 @@ namespace tdls_test {
 class ThreadGroup {
   public:
     explicit ThreadGroup(int size) : size_(size), start_(size + 1), done_(size + 1) {
-        for (int tx = 0; tx < size_; ++tx)
-            workers_.emplace_back([this, tx] { work(tx); });
+        for (int tx = 0; tx < size_; ++tx) workers_.emplace_back([this, tx] { work(tx); });
     }
     ~ThreadGroup() {
         stop_ = true;

@@ -57,8 +57,7 @@ namespace detail {
 /// otherwise a 32-bit word at the start of the element (long double, whose
 /// atomics would need libatomic).
 template <typename T>
-using barrier_word_t =
-    std::conditional_t<std::atomic_ref<T>::is_always_lock_free, T, std::uint32_t>;
+using barrier_word_t = std::conditional_t<std::atomic_ref<T>::is_always_lock_free, T, std::uint32_t>;
 
 /// Sense-reversing barrier of `threads` CPU threads in two workspace elements:
 /// [0] counts the arrivals of the current phase, [1] is the phase flag. The
@@ -104,13 +103,11 @@ class DeducedBarrier {
     TDLS_HOST_DEVICE DeducedBarrier(int tx, int threads, T* work) noexcept
         : work_(work), threads_(threads), mask_(0) {
 #if defined(TDLS_DEVICE_PASS)
-        const unsigned linear =
-            threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+        const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
         const int lane = int(linear % unsigned(target::warp_size));
         const int first = lane - tx;
         // The group must be lanes first .. first + threads - 1 of one warp.
-        if (tx < 0 || tx >= threads || first < 0 || first + threads > target::warp_size)
-            TDLS_TRAP();
+        if (tx < 0 || tx >= threads || first < 0 || first + threads > target::warp_size) TDLS_TRAP();
 #if defined(TDLS_DEVICE_PASS_CUDA)
         const unsigned group_bits = threads >= 32 ? 0xffffffffu : ((1u << threads) - 1u);
         mask_ = group_bits << first;

@@ -27,8 +27,7 @@ struct StructuralReal {
     /// From the decomposition itself. nvcc spells class-type template
     /// arguments as brace lists of the members in the host code it generates,
     /// so this constructor must accept exactly that list.
-    constexpr StructuralReal(std::uint64_t mantissa_, int exponent_, bool negative_,
-                             Kind kind_) noexcept
+    constexpr StructuralReal(std::uint64_t mantissa_, int exponent_, bool negative_, Kind kind_) noexcept
         : mantissa(mantissa_), exponent(exponent_), negative(negative_), kind(kind_) {}
 
     /// Decomposes v exactly.
@@ -71,8 +70,7 @@ struct StructuralReal {
     constexpr T value() const noexcept {
         if (kind == Kind::NaN) return std::numeric_limits<T>::quiet_NaN();
         if (kind == Kind::Infinity)
-            return negative ? -std::numeric_limits<T>::infinity()
-                            : std::numeric_limits<T>::infinity();
+            return negative ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
         // The mantissa has at most digits(T) significant bits: its conversion
         // is exact, and so is every scaling by a power of two towards the value.
         T a = static_cast<T>(mantissa);

@@ -24,8 +24,8 @@ struct Index {
 /// Calls fn once per index of the sequence, in increasing order, with the index
 /// as an Index.
 template <typename Fn, int... Ks>
-TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void unroll_K_impl(
-    Fn& fn, std::integer_sequence<int, Ks...>) noexcept {
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void
+unroll_K_impl(Fn& fn, std::integer_sequence<int, Ks...>) noexcept {
     (fn(Index<Ks>{}), ...);
 }
 

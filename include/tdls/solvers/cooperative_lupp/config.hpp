@@ -64,8 +64,7 @@ struct CooperativeLUppConfig {
     /// Storage order of A; see Layout.
     Layout layout = Layout::RowMajor;
 
-    friend constexpr bool operator==(const CooperativeLUppConfig&,
-                                     const CooperativeLUppConfig&) = default;
+    friend constexpr bool operator==(const CooperativeLUppConfig&, const CooperativeLUppConfig&) = default;
 };
 
 } // namespace tdls

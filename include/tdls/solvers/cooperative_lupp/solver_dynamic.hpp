@@ -38,12 +38,6 @@ struct CooperativeLUppSolverDynamic {
   private:
     using Driver = detail::coop::Driver<T, Config, 0>;
     using Engine = typename Driver::E;
-    template <bool Internal, std::int64_t Stride>
-    using Matrix = detail::coop::MatrixOperand<T, Config.rows_per_thread, Internal, Stride>;
-    template <bool Internal, std::int64_t Stride>
-    using ConstMatrix = detail::coop::MatrixOperand<const T, Config.rows_per_thread, Internal, Stride>;
-    template <typename P, bool Internal, std::int64_t Stride>
-    using Vector = detail::coop::VectorOperand<P, Internal, Stride>;
 
   public:
     using value_type = T;
@@ -72,77 +66,63 @@ struct CooperativeLUppSolverDynamic {
     /// See CooperativeLUppSolverStatic::factorize; n >= 1 is the order.
     template <bool internal_matrix, bool internal_piv, std::int64_t MatrixStride = dynamic_stride,
               std::int64_t PivotStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict factorize(
-        int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(n, tx, work);
-        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
-        return Driver::factorize(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                                 Vector<int, internal_piv, PivotStride>{piv, {piv_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
+    factorize(int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+              std::int64_t piv_stride, T* work, Sync&& sync = Sync{}) {
+        return Driver::template factorize<internal_matrix, internal_piv, MatrixStride, PivotStride>(
+            n, tx, A, A_stride, piv, piv_stride, work, sync);
     }
 
     /// See CooperativeLUppSolverStatic::substitute.
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void substitute(
-        int n, int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride,
-        const int* TDLS_RESTRICT piv, std::int64_t piv_stride, const T* TDLS_RESTRICT b,
-        T* TDLS_RESTRICT x, std::int64_t rhs_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(n, tx, work);
-        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
-        Driver::substitute(e, ConstMatrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                           Vector<const int, internal_piv, PivotStride>{piv, {piv_stride}},
-                           Vector<const T, internal_rhs, RhsStride>{b, {rhs_stride}},
-                           Vector<T, internal_rhs, RhsStride>{x, {rhs_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
+    substitute(int n, int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride, const int* TDLS_RESTRICT piv,
+               std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x, std::int64_t rhs_stride,
+               T* work, Sync&& sync = Sync{}) {
+        Driver::template substitute<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                    RhsStride>(n, tx, A, A_stride, piv, piv_stride, b, x, rhs_stride, work,
+                                               sync);
     }
 
     /// See CooperativeLUppSolverStatic::substitute_inplace.
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void substitute_inplace(
-        int n, int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride,
-        const int* TDLS_RESTRICT piv, std::int64_t piv_stride, T* TDLS_RESTRICT y,
-        std::int64_t y_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(n, tx, work);
-        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
-        Driver::substitute(e, ConstMatrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                           Vector<const int, internal_piv, PivotStride>{piv, {piv_stride}},
-                           Vector<T, internal_rhs, RhsStride>{y, {y_stride}},
-                           Vector<T, internal_rhs, RhsStride>{y, {y_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
+    substitute_inplace(int n, int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride,
+                       const int* TDLS_RESTRICT piv, std::int64_t piv_stride, T* TDLS_RESTRICT y,
+                       std::int64_t y_stride, T* work, Sync&& sync = Sync{}) {
+        Driver::template substitute<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                    RhsStride>(n, tx, A, A_stride, piv, piv_stride, y, y, y_stride, work,
+                                               sync);
     }
 
     /// See CooperativeLUppSolverStatic::solve.
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict solve(
-        int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x,
-        std::int64_t rhs_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(n, tx, work);
-        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
-        return Driver::solve(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                             Vector<int, internal_piv, PivotStride>{piv, {piv_stride}},
-                             Vector<const T, internal_rhs, RhsStride>{b, {rhs_stride}},
-                             Vector<T, internal_rhs, RhsStride>{x, {rhs_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
+    solve(int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+          std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x, std::int64_t rhs_stride,
+          T* work, Sync&& sync = Sync{}) {
+        return Driver::template solve<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                      RhsStride>(n, tx, A, A_stride, piv, piv_stride, b, x, rhs_stride, work,
+                                                 sync);
     }
 
     /// See CooperativeLUppSolverStatic::solve_inplace.
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict solve_inplace(
-        int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
-        Sync&& sync = Sync{}) {
-        Engine e(n, tx, work);
-        auto&& barrier = detail::resolve_sync<0>(sync, tx, e.threads(), work);
-        return Driver::solve(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                             Vector<int, internal_piv, PivotStride>{piv, {piv_stride}},
-                             Vector<T, internal_rhs, RhsStride>{y, {y_stride}},
-                             Vector<T, internal_rhs, RhsStride>{y, {y_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
+    solve_inplace(int n, int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+                  std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
+                  Sync&& sync = Sync{}) {
+        return Driver::template solve<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                      RhsStride>(n, tx, A, A_stride, piv, piv_stride, y, y, y_stride, work,
+                                                 sync);
     }
 };
 

@@ -82,12 +82,6 @@ struct CooperativeLUppSolverStatic {
   private:
     using Driver = detail::coop::Driver<T, Config, N>;
     using Engine = typename Driver::E;
-    template <bool Internal, std::int64_t Stride>
-    using Matrix = detail::coop::MatrixOperand<T, Config.rows_per_thread, Internal, Stride>;
-    template <bool Internal, std::int64_t Stride>
-    using ConstMatrix = detail::coop::MatrixOperand<const T, Config.rows_per_thread, Internal, Stride>;
-    template <typename P, bool Internal, std::int64_t Stride>
-    using Vector = detail::coop::VectorOperand<P, Internal, Stride>;
 
   public:
     using value_type = T;
@@ -109,10 +103,14 @@ struct CooperativeLUppSolverStatic {
     static constexpr bool unroll_loops = Config.unroll_loops;
 
     /// Every thread of the group holds a real row in slot K.
-    static constexpr bool slot_is_full(int K) noexcept { return (K + 1) * threads_per_system <= N; }
+    static constexpr bool slot_is_full(int K) noexcept {
+        return (K + 1) * threads_per_system <= N;
+    }
     /// At least one thread of the group holds a real row in slot K; the others
     /// hold phantom rows, skipped at run time.
-    static constexpr bool slot_has_rows(int K) noexcept { return K * threads_per_system < N; }
+    static constexpr bool slot_has_rows(int K) noexcept {
+        return K * threads_per_system < N;
+    }
 
     /// The barrier the solver deduces for this group, for a caller's own
     /// exchanges between solver calls.
@@ -132,13 +130,11 @@ struct CooperativeLUppSolverStatic {
     /// @return the verdict, identical in every thread
     template <bool internal_matrix, bool internal_piv, std::int64_t MatrixStride = dynamic_stride,
               std::int64_t PivotStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict factorize(
-        int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(N, tx, work);
-        auto&& barrier = detail::resolve_sync<threads_per_system>(sync, tx, threads_per_system, work);
-        return Driver::factorize(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                                 Vector<int, internal_piv, PivotStride>{piv, {piv_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
+    factorize(int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+              std::int64_t piv_stride, T* work, Sync&& sync = Sync{}) {
+        return Driver::template factorize<internal_matrix, internal_piv, MatrixStride, PivotStride>(
+            N, tx, A, A_stride, piv, piv_stride, work, sync);
     }
 
     /// Solves A x = b from a factorization by factorize or solve of this
@@ -146,32 +142,26 @@ struct CooperativeLUppSolverStatic {
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void substitute(
-        int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride, const int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x,
-        std::int64_t rhs_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(N, tx, work);
-        auto&& barrier = detail::resolve_sync<threads_per_system>(sync, tx, threads_per_system, work);
-        Driver::substitute(e, ConstMatrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                           Vector<const int, internal_piv, PivotStride>{piv, {piv_stride}},
-                           Vector<const T, internal_rhs, RhsStride>{b, {rhs_stride}},
-                           Vector<T, internal_rhs, RhsStride>{x, {rhs_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
+    substitute(int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride, const int* TDLS_RESTRICT piv,
+               std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x, std::int64_t rhs_stride,
+               T* work, Sync&& sync = Sync{}) {
+        Driver::template substitute<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                    RhsStride>(N, tx, A, A_stride, piv, piv_stride, b, x, rhs_stride, work,
+                                               sync);
     }
 
     /// substitute with y holding b on entry and x on return.
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void substitute_inplace(
-        int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride, const int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
-        Sync&& sync = Sync{}) {
-        Engine e(N, tx, work);
-        auto&& barrier = detail::resolve_sync<threads_per_system>(sync, tx, threads_per_system, work);
-        Driver::substitute(e, ConstMatrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                           Vector<const int, internal_piv, PivotStride>{piv, {piv_stride}},
-                           Vector<T, internal_rhs, RhsStride>{y, {y_stride}},
-                           Vector<T, internal_rhs, RhsStride>{y, {y_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
+    substitute_inplace(int tx, const T* TDLS_RESTRICT A, std::int64_t A_stride, const int* TDLS_RESTRICT piv,
+                       std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
+                       Sync&& sync = Sync{}) {
+        Driver::template substitute<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                    RhsStride>(N, tx, A, A_stride, piv, piv_stride, y, y, y_stride, work,
+                                               sync);
     }
 
     /// Factors A and solves A x = b. x is written only for a nonsingular
@@ -179,16 +169,13 @@ struct CooperativeLUppSolverStatic {
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict solve(
-        int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x,
-        std::int64_t rhs_stride, T* work, Sync&& sync = Sync{}) {
-        Engine e(N, tx, work);
-        auto&& barrier = detail::resolve_sync<threads_per_system>(sync, tx, threads_per_system, work);
-        return Driver::solve(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                             Vector<int, internal_piv, PivotStride>{piv, {piv_stride}},
-                             Vector<const T, internal_rhs, RhsStride>{b, {rhs_stride}},
-                             Vector<T, internal_rhs, RhsStride>{x, {rhs_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
+    solve(int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv, std::int64_t piv_stride,
+          const T* TDLS_RESTRICT b, T* TDLS_RESTRICT x, std::int64_t rhs_stride, T* work,
+          Sync&& sync = Sync{}) {
+        return Driver::template solve<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                      RhsStride>(N, tx, A, A_stride, piv, piv_stride, b, x, rhs_stride, work,
+                                                 sync);
     }
 
     /// solve with y holding b on entry and x on return; y keeps b when the
@@ -196,16 +183,13 @@ struct CooperativeLUppSolverStatic {
     template <bool internal_matrix, bool internal_piv, bool internal_rhs,
               std::int64_t MatrixStride = dynamic_stride, std::int64_t PivotStride = dynamic_stride,
               std::int64_t RhsStride = dynamic_stride, typename Sync = AutoSync>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict solve_inplace(
-        int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
-        std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
-        Sync&& sync = Sync{}) {
-        Engine e(N, tx, work);
-        auto&& barrier = detail::resolve_sync<threads_per_system>(sync, tx, threads_per_system, work);
-        return Driver::solve(e, Matrix<internal_matrix, MatrixStride>{A, {A_stride}},
-                             Vector<int, internal_piv, PivotStride>{piv, {piv_stride}},
-                             Vector<T, internal_rhs, RhsStride>{y, {y_stride}},
-                             Vector<T, internal_rhs, RhsStride>{y, {y_stride}}, barrier);
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
+    solve_inplace(int tx, T* TDLS_RESTRICT A, std::int64_t A_stride, int* TDLS_RESTRICT piv,
+                  std::int64_t piv_stride, T* TDLS_RESTRICT y, std::int64_t y_stride, T* work,
+                  Sync&& sync = Sync{}) {
+        return Driver::template solve<internal_matrix, internal_piv, internal_rhs, MatrixStride, PivotStride,
+                                      RhsStride>(N, tx, A, A_stride, piv, piv_stride, y, y, y_stride, work,
+                                                 sync);
     }
 };
 

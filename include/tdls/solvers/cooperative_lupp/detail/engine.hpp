@@ -63,13 +63,12 @@ class Engine {
     static constexpr int static_threads = StaticN > 0 ? (StaticN + R - 1) / R : 0;
 
     static_assert(R >= 1, "rows_per_thread must be at least 1");
-    static_assert(threshold > T(0) && threshold <= T(1),
-                  "relative_pivot_threshold must lie in (0, 1]");
+    static_assert(threshold > T(0) && threshold <= T(1), "relative_pivot_threshold must lie in (0, 1]");
     static_assert(floor >= T(0), "singular_floor must not be negative");
 
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work) noexcept
-        : n_(n), threads_((n + R - 1) / R), tx_(tx), ws_(work + barrier_workspace_elements), place_{},
-          rhs_{} {}
+        : n_(n), threads_((n + R - 1) / R), tx_(tx),
+          ws_(work + barrier_workspace_elements), place_{}, rhs_{} {}
 
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int order() const noexcept {
         if constexpr (StaticN > 0)
@@ -279,8 +278,7 @@ class Engine {
 
     /// ColMajor: x_v was published in [n, 2n) by the owner of position v.
     template <typename X>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void output_col_major(const X& x,
-                                                                           bool write) const {
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void output_col_major(const X& x, bool write) const {
         const T* const x_values = ws_ + order();
         if (write) for_slots([&](auto K) { x(K, index(K)) = x_values[index(K)]; });
     }
@@ -294,8 +292,7 @@ class Engine {
         T* const exchange = ws_;
         for_slots([&](auto K) { exchange[physical ? place_[K] : index(K)] = rhs_[K]; });
         arrive_and_wait(sync);
-        if (write)
-            for_slots([&](auto K) { x(K, index(K)) = exchange[physical ? index(K) : place_[K]]; });
+        if (write) for_slots([&](auto K) { x(K, index(K)) = exchange[physical ? index(K) : place_[K]]; });
     }
 
   private:
@@ -321,12 +318,11 @@ class Engine {
     /// below the diagonal replaces the row in place unless that row reaches
     /// threshold times it (and the floor). A NaN in place is kept, as LAPACK's
     /// sequential search keeps it; NaNs below are never chosen.
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr PivotChoice<T> choose(
-        int i, T in_place, T best, int best_position) noexcept {
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr PivotChoice<T>
+    choose(int i, T in_place, T best, int best_position) noexcept {
         if (best_position < 0 || !(best > in_place)) return {i, in_place};
         if constexpr (threshold < T(1)) {
-            if (in_place >= threshold * best && in_place >= floor && in_place > T(0))
-                return {i, best};
+            if (in_place >= threshold * best && in_place >= floor && in_place > T(0)) return {i, best};
         }
         return {best_position, best};
     }
@@ -346,7 +342,8 @@ class Engine {
         // LAPACK's dgetf2 does, divide instead. Only a floor under that number
         // lets such a pivot through, so the default configuration never tests.
         bool divide = false;
-        if constexpr (floor < smallest_normal<T>()) divide = !singular && magnitude(prow[i]) < smallest_normal<T>();
+        if constexpr (floor < smallest_normal<T>())
+            divide = !singular && magnitude(prow[i]) < smallest_normal<T>();
         for_slots([&](auto K) {
             if (position(K) > i) {
                 const T l = divide ? rows(K, i) / prow[i] : rows(K, i) * reciprocal;
@@ -483,8 +480,7 @@ class Engine {
         if constexpr (Fused && !row_major) record[n + 1] = rhs_[K];
     }
     template <bool Fused, typename Rows, typename Slot>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void read_record(const T* record, Slot K,
-                                                                      Rows& rows) {
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void read_record(const T* record, Slot K, Rows& rows) {
         const int n = order();
         for_range<unroll>(zero, extent(), [&](auto j) { rows(K, j) = record[j]; });
         place_[K] = int(record[n]);

@@ -63,9 +63,7 @@ struct MatrixOperand {
 template <typename T, int R, int N>
 struct RegisterRows {
     T v[R][N];
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T& operator()(int K, int c) noexcept {
-        return v[K][c];
-    }
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T& operator()(int K, int c) noexcept { return v[K][c]; }
 };
 
 /// Rows of a thread left where the caller keeps them, worked on in place. Used
