@@ -180,6 +180,11 @@ template <int StaticThreads, typename T, typename Sync>
 TDLS_HOST_DEVICE constexpr decltype(auto) resolve_sync(Sync& sync, int tx, int threads, T* work) noexcept {
     using S = std::remove_cvref_t<Sync>;
     if constexpr (std::is_same_v<S, AutoSync>) {
+#if defined(TDLS_DEVICE_PASS)
+        static_assert(StaticThreads <= target::warp_size,
+                      "the deduced GPU barrier covers one warp or wavefront: pass a block barrier "
+                      "(e.g. a lambda calling __syncthreads) for a larger group");
+#endif
         if constexpr (StaticThreads > 0)
             return make_sync<StaticThreads>(tx, work);
         else
