@@ -21,12 +21,16 @@ struct Index {
     TDLS_HOST_DEVICE constexpr operator int() const noexcept { return K; }
 };
 
-/// Calls fn once per index of the sequence, in increasing order, with the index
-/// as an Index.
-template <typename Fn, int... Ks>
-TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void
-unroll_K_impl(Fn& fn, std::integer_sequence<int, Ks...>) noexcept {
-    (fn(Index<Ks>{}), ...);
+/// fn(Index<First + J>) for each J in order; a function, not a lambda, so that
+/// GPU compilers inline it however large the expanded body grows.
+template <int First, typename Fn, int... J>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void expand_up(Fn& fn, std::integer_sequence<int, J...>) {
+    (fn(Index<First + J>{}), ...);
+}
+/// fn(Index<Last - J>) for each J in order.
+template <int Last, typename Fn, int... J>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void expand_down(Fn& fn, std::integer_sequence<int, J...>) {
+    (fn(Index<Last - J>{}), ...);
 }
 
 /// Compile-time iteration over the row slots K = 0 .. R-1 of a thread. Inside
@@ -35,7 +39,7 @@ unroll_K_impl(Fn& fn, std::integer_sequence<int, Ks...>) noexcept {
 /// lambdas that never call the barrier, the one operation that may throw.
 template <int R, typename Fn>
 TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void unroll_K(Fn&& fn) noexcept {
-    unroll_K_impl(fn, std::make_integer_sequence<int, R>{});
+    expand_up<0>(fn, std::make_integer_sequence<int, R>{});
 }
 
 /// Index arithmetic that stays compile-time: Index<A> + Index<B> is Index<A + B>.
@@ -56,18 +60,6 @@ inline constexpr bool is_index_v<Index<K>> = true;
 
 inline constexpr Index<0> zero{};
 inline constexpr Index<1> one{};
-
-/// fn(Index<First + J>) for each J in order; a function, not a lambda, so that
-/// GPU compilers inline it however large the expanded body grows.
-template <int First, typename Fn, int... J>
-TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void expand_up(Fn& fn, std::integer_sequence<int, J...>) {
-    (fn(Index<First + J>{}), ...);
-}
-/// fn(Index<Last - J>) for each J in order.
-template <int Last, typename Fn, int... J>
-TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void expand_down(Fn& fn, std::integer_sequence<int, J...>) {
-    (fn(Index<Last - J>{}), ...);
-}
 
 /// for (i = begin; i < end; ++i) fn(i). When Unroll is set and both bounds are
 /// compile-time Index values, the loop is expanded here, at compile time, and
