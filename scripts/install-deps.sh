@@ -6,9 +6,10 @@
 #   oneTBB               CPU backend (runtime library)
 #   hipcc, HIP runtime   HIP compile check and plugin
 #   gfortran             Fortran module and example
+#   pkg-config, binutils install and export checks (pkg-config tdls, nm, objdump)
 set -euo pipefail
 packages=(cmake g++ make catch2 liblapacke-dev libopenblas-dev libtbb-dev
-          hipcc libamdhip64-dev rocm-device-libs gfortran)
+          hipcc libamdhip64-dev rocm-device-libs gfortran pkg-config binutils)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -64,6 +64,13 @@ struct CooperativeLUppConfig {
     /// Storage order of A; see Layout.
     Layout layout = Layout::RowMajor;
 
+    /// Take the relative pivot threshold at run time, as the last argument of
+    /// the driver's entry points, instead of relative_pivot_threshold. The
+    /// runtime library needs it (tdls_set_pivot_threshold); the values computed
+    /// for a threshold are those of the same compile-time threshold, at the
+    /// cost of one comparison per column.
+    bool runtime_pivot_threshold = false;
+
     friend constexpr bool operator==(const CooperativeLUppConfig&, const CooperativeLUppConfig&) = default;
 };
 

@@ -14,6 +14,8 @@
 
 namespace tdls::detail::coop {
 
+/// The factorizing entry points take the pivot threshold last; it counts only
+/// under Config.runtime_pivot_threshold (the public solvers never pass it).
 template <typename T, auto Config, int StaticN>
 struct Driver {
     using E = Engine<T, Config, StaticN>;
@@ -52,8 +54,8 @@ struct Driver {
     template <bool IM, bool IP, std::int64_t MS, std::int64_t PS, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
     factorize(int n, int tx, T* A, std::int64_t A_stride, int* piv, std::int64_t piv_stride, T* work,
-              Sync& sync) {
-        E e(n, tx, work);
+              Sync& sync, T threshold = E::threshold) {
+        E e(n, tx, work, threshold);
         auto&& barrier = resolve_sync<E::static_threads>(sync, tx, e.threads(), work);
         auto rows = rows_of(e, Matrix<T, IM, MS>{A, {A_stride}});
         e.init_places();
@@ -69,8 +71,8 @@ struct Driver {
     template <bool IM, bool IP, bool IR, std::int64_t MS, std::int64_t PS, std::int64_t RS, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
     solve(int n, int tx, T* A, std::int64_t A_stride, int* piv, std::int64_t piv_stride, const T* b, T* x,
-          std::int64_t rhs_stride, T* work, Sync& sync) {
-        E e(n, tx, work);
+          std::int64_t rhs_stride, T* work, Sync& sync, T threshold = E::threshold) {
+        E e(n, tx, work, threshold);
         auto&& barrier = resolve_sync<E::static_threads>(sync, tx, e.threads(), work);
         const VectorOperand<T, IR, RS> solution{x, {rhs_stride}};
         auto rows = rows_of(e, Matrix<T, IM, MS>{A, {A_stride}});

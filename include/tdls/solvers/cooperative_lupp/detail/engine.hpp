@@ -59,16 +59,22 @@ class Engine {
     static constexpr bool row_major = Config.layout == Layout::RowMajor;
     static constexpr bool unroll = Config.unroll_loops && StaticN > 0;
     static constexpr T threshold = Config.relative_pivot_threshold.value();
+    static constexpr bool runtime_threshold = Config.runtime_pivot_threshold;
     static constexpr T floor = Config.singular_floor.value();
     static constexpr int static_threads = StaticN > 0 ? (StaticN + R - 1) / R : 0;
+
+    /// Slots expanded at compile time in a dynamic solver; more are looped.
+    static constexpr int max_expanded_slots = 16;
 
     static_assert(R >= 1, "rows_per_thread must be at least 1");
     static_assert(threshold > T(0) && threshold <= T(1), "relative_pivot_threshold must lie in (0, 1]");
     static_assert(floor >= T(0), "singular_floor must not be negative");
 
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work) noexcept
-        : n_(n), threads_((n + R - 1) / R), tx_(tx),
-          ws_(work + barrier_workspace_elements), place_{}, rhs_{} {}
+    /// runtime_threshold_value is used only under Config.runtime_pivot_threshold.
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work,
+                                                            T runtime_threshold_value = threshold) noexcept
+        : n_(n), threads_((n + R - 1) / R), tx_(tx), ws_(work + barrier_workspace_elements),
+          threshold_(runtime_threshold_value), place_{}, rhs_{} {}
 
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr int order() const noexcept {
         if constexpr (StaticN > 0)
@@ -111,20 +117,27 @@ class Engine {
     /// real row or every thread does, at run time otherwise.
     template <typename Fn>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void for_slots(Fn&& fn) const {
-        unroll_K<R>([&](auto Kc) {
-            constexpr int K = decltype(Kc)::value;
-            if constexpr (StaticN > 0) {
-                if constexpr (K * static_threads >= StaticN) {
-                    // phantom slot in every thread
-                } else if constexpr ((K + 1) * static_threads <= StaticN) {
-                    fn(Kc);
+        if constexpr (StaticN == 0 && R > max_expanded_slots) {
+            // A dynamic thread holding many rows (the CPU's one thread per
+            // system) walks them in a loop: expanding hundreds of slots would
+            // only cost compile time, and its rows are in memory anyway.
+            for (int K = 0; K < R && tx_ + K * threads_ < n_; ++K) fn(K);
+        } else {
+            unroll_K<R>([&](auto Kc) {
+                constexpr int K = decltype(Kc)::value;
+                if constexpr (StaticN > 0) {
+                    if constexpr (K * static_threads >= StaticN) {
+                        // phantom slot in every thread
+                    } else if constexpr ((K + 1) * static_threads <= StaticN) {
+                        fn(Kc);
+                    } else {
+                        if (tx_ + K * static_threads < StaticN) fn(Kc);
+                    }
                 } else {
-                    if (tx_ + K * static_threads < StaticN) fn(Kc);
+                    if (tx_ + K * threads_ < n_) fn(Kc);
                 }
-            } else {
-                if (tx_ + K * threads_ < n_) fn(Kc);
-            }
-        });
+            });
+        }
     }
 
     // ---- per-row state: places and right-hand side ------------------------
@@ -318,10 +331,12 @@ class Engine {
     /// below the diagonal replaces the row in place unless that row reaches
     /// threshold times it (and the floor). A NaN in place is kept, as LAPACK's
     /// sequential search keeps it; NaNs below are never chosen.
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr PivotChoice<T>
-    choose(int i, T in_place, T best, int best_position) noexcept {
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr PivotChoice<T>
+    choose(int i, T in_place, T best, int best_position) const noexcept {
         if (best_position < 0 || !(best > in_place)) return {i, in_place};
-        if constexpr (threshold < T(1)) {
+        if constexpr (runtime_threshold) {
+            if (in_place >= threshold_ * best && in_place >= floor && in_place > T(0)) return {i, best};
+        } else if constexpr (threshold < T(1)) {
             if (in_place >= threshold * best && in_place >= floor && in_place > T(0)) return {i, best};
         }
         return {best_position, best};
@@ -491,6 +506,7 @@ class Engine {
     int threads_;
     int tx_;
     T* ws_;
+    T threshold_;
     int info_ = 0;
     /// Logical: position of the row of each slot in the pivoted order.
     /// Physical: original index of the row of each slot.

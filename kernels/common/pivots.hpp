@@ -1,0 +1,57 @@
+// libtdls: LAPACK's pivots and the solver's. The solver (physical row
+// interchanges) reports the order of the rows: order[k] = original row at
+// position k. LAPACK reports the swap sequence that builds that order: at step
+// k, row k was interchanged with row ipiv[k] (1-based). With ipiv[k] >= k + 1,
+// as every ?getrf produces, the sequence of an order is unique.
+#pragma once
+
+#include <cstdint>
+
+#include <tdls/core/macros.hpp>
+
+namespace tdls::kernels {
+
+/// Writes the 1-based swap sequence of `order` to ipiv[k * step].
+/// position_of and row_at are scratch arrays of n ints.
+TDLS_HOST_DEVICE inline void swap_sequence_from_order(const int* order, int n, std::int32_t* ipiv,
+                                                      std::int64_t step, int* position_of,
+                                                      int* row_at) noexcept {
+    for (int r = 0; r < n; ++r) {
+        position_of[r] = r;
+        row_at[r] = r;
+    }
+    for (int k = 0; k < n; ++k) {
+        const int p = position_of[order[k]]; // >= k: positions before k are settled
+        ipiv[k * step] = p + 1;
+        const int displaced = row_at[k];
+        row_at[k] = order[k];
+        row_at[p] = displaced;
+        position_of[order[k]] = k;
+        position_of[displaced] = p;
+    }
+}
+
+/// The order that the 1-based swap sequence ipiv[k * step] builds, as
+/// LAPACK's ?laswp applies it. Every entry must lie in 1..n (see
+/// first_invalid_pivot).
+TDLS_HOST_DEVICE inline void order_from_swap_sequence(const std::int32_t* ipiv, std::int64_t step, int n,
+                                                      int* order) noexcept {
+    for (int k = 0; k < n; ++k) order[k] = k;
+    for (int k = 0; k < n; ++k) {
+        const int p = ipiv[k * step] - 1;
+        const int row = order[k];
+        order[k] = order[p];
+        order[p] = row;
+    }
+}
+
+/// Index of the first pivot outside 1..n, or -1 when all are valid.
+TDLS_HOST_DEVICE inline int first_invalid_pivot(const std::int32_t* ipiv, std::int64_t step, int n) noexcept {
+    for (int k = 0; k < n; ++k) {
+        const std::int32_t p = ipiv[k * step];
+        if (p < 1 || p > n) return k;
+    }
+    return -1;
+}
+
+} // namespace tdls::kernels

@@ -1,0 +1,20 @@
+// libtdls: the CPU driver's entry point, one per precompiled instance: solves
+// systems [begin, end) of a call on the calling thread. The CPU backend hands
+// ranges of systems to oneTBB workers; the dispatch table holds one of these
+// per (order, type, layout), generated from kernels/instances.cmake.
+#pragma once
+
+#include <cstdint>
+
+#include "../common/batch_call.hpp"
+
+namespace tdls::kernels::cpu {
+
+using RangeKernel = void (*)(const BatchCall& call, std::int64_t begin, std::int64_t end);
+
+/// StaticN > 0: the static solver of that order; 0: the dynamic solver, any
+/// order up to TDLS_MAX_ORDER. Instantiated only by the generated sources.
+template <typename T, int StaticN, bool RowMajor>
+void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end);
+
+} // namespace tdls::kernels::cpu

@@ -1,0 +1,105 @@
+// libtdls: one system on one CPU thread, through the cooperative LU-pp solver
+// (a group of one thread holding every row), with LAPACK's results: factors in
+// LAPACK's row order (physical interchanges), 1-based swap-sequence pivots, B
+// overwritten only for a nonsingular system.
+#pragma once
+
+#include <cstdint>
+
+#include <tdls/solvers/cooperative_lupp/config.hpp>
+#include <tdls/solvers/cooperative_lupp/detail/driver.hpp>
+#include <tdls/tdls.h>
+
+#include "../common/batch_accessor.hpp"
+#include "../common/pivots.hpp"
+#include "system_scratch.hpp"
+
+namespace tdls::kernels::cpu {
+
+/// The barrier of a group of one thread: nothing to wait for. (tdls::NoSync
+/// says the same but is refused where the group size is not a compile-time
+/// constant, as in the dynamic solver.)
+struct AloneInGroup {
+    constexpr void operator()() const noexcept {}
+};
+
+template <typename T, int StaticN, bool RowMajor>
+struct SystemSolver {
+    /// One thread holds every row: N for a static instance, up to the largest
+    /// order for the dynamic one (whose slots the engine then loops over).
+    static constexpr CooperativeLUppConfig<T> config{
+        .rows_per_thread = StaticN > 0 ? StaticN : TDLS_MAX_ORDER,
+        .row_interchange = RowInterchange::Physical,
+        // Rolled column loops: g++ builds them in a fraction of the time of
+        // the expanded ones, and a CPU keeps the rows in L1 either way.
+        .unroll_loops = false,
+        .layout = RowMajor ? Layout::RowMajor : Layout::ColMajor,
+        .runtime_pivot_threshold = true,
+    };
+    using Driver = detail::coop::Driver<T, config, StaticN>;
+    using Scratch = SystemScratch<T, StaticN>;
+    static constexpr std::int64_t runtime = dynamic_stride;
+
+    /// The matrix as the solver walks it: the caller's memory when packed,
+    /// else a packed copy.
+    struct Matrix {
+        T* data;
+        std::int64_t step;
+        bool staged;
+    };
+
+    static Matrix load_matrix(const SystemView<T>& v, int n, Scratch& scratch) {
+        if (v.matrix_is_packed(n)) return {v.A, v.a_row, false};
+        T* packed = scratch.packed_matrix();
+        for (int c = 0; c < n; ++c)
+            for (int r = 0; r < n; ++r) packed[c * n + r] = v.A[r * v.a_row + c * v.a_col];
+        return {packed, 1, true};
+    }
+
+    static void store_matrix(const Matrix& m, const SystemView<T>& v, int n) {
+        if (!m.staged) return;
+        for (int c = 0; c < n; ++c)
+            for (int r = 0; r < n; ++r) v.A[r * v.a_row + c * v.a_col] = m.data[c * n + r];
+    }
+
+    /// Factors the system and solves its nrhs right-hand sides (none: factor
+    /// only). Returns LAPACK's info.
+    static int gesv(const SystemView<T>& v, int n, std::int64_t nrhs, T tau, Scratch& scratch) {
+        AloneInGroup sync;
+        const Matrix m = load_matrix(v, n, scratch);
+        int info;
+        if (nrhs == 1) {
+            // The first triangular solve rides along with the factorization.
+            info = Driver::template solve<false, false, false, runtime, runtime, runtime>(
+                       n, 0, m.data, m.step, scratch.order(), 1, v.B, v.B, v.b_row, scratch.work(), sync, tau)
+                       .info;
+        } else {
+            info = Driver::template factorize<false, false, runtime, runtime>(
+                       n, 0, m.data, m.step, scratch.order(), 1, scratch.work(), sync, tau)
+                       .info;
+            if (info == 0)
+                for (std::int64_t k = 0; k < nrhs; ++k) substitute(m, v.B + k * v.b_col, v.b_row, n, scratch);
+        }
+        store_matrix(m, v, n);
+        if (v.ipiv)
+            swap_sequence_from_order(scratch.order(), n, v.ipiv, v.ipiv_step, scratch.position_of(),
+                                     scratch.row_at());
+        return info;
+    }
+
+    /// Solves from LAPACK-format factors and pivots (checked beforehand).
+    static void getrs(const SystemView<T>& v, int n, std::int64_t nrhs, Scratch& scratch) {
+        const Matrix m = load_matrix(v, n, scratch);
+        order_from_swap_sequence(v.ipiv, v.ipiv_step, n, scratch.order());
+        for (std::int64_t k = 0; k < nrhs; ++k) substitute(m, v.B + k * v.b_col, v.b_row, n, scratch);
+    }
+
+  private:
+    static void substitute(const Matrix& m, T* column, std::int64_t step, int n, Scratch& scratch) {
+        AloneInGroup sync;
+        Driver::template substitute<false, false, false, runtime, runtime, runtime>(
+            n, 0, m.data, m.step, scratch.order(), 1, column, column, step, scratch.work(), sync);
+    }
+};
+
+} // namespace tdls::kernels::cpu

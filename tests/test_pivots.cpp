@@ -1,0 +1,94 @@
+// LAPACK's swap sequences and the solver's row orders (kernels/common/pivots.hpp).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "common/pivots.hpp"
+
+namespace {
+
+using tdls::kernels::first_invalid_pivot;
+using tdls::kernels::order_from_swap_sequence;
+using tdls::kernels::swap_sequence_from_order;
+
+/// The order a swap sequence builds, by applying it to the identity the way
+/// LAPACK's ?laswp applies it to the rows of B: independent of pivots.hpp.
+std::vector<int> apply_swaps(const std::vector<std::int32_t>& ipiv) {
+    std::vector<int> rows(ipiv.size());
+    std::iota(rows.begin(), rows.end(), 0);
+    for (std::size_t k = 0; k < ipiv.size(); ++k) std::swap(rows[k], rows[std::size_t(ipiv[k] - 1)]);
+    return rows;
+}
+
+std::vector<std::int32_t> sequence_of(const std::vector<int>& order, std::int64_t step = 1) {
+    const int n = int(order.size());
+    std::vector<std::int32_t> strided(std::size_t(n * step), -7);
+    std::vector<int> position_of(order.size()), row_at(order.size());
+    swap_sequence_from_order(order.data(), n, strided.data(), step, position_of.data(), row_at.data());
+    std::vector<std::int32_t> ipiv(order.size());
+    for (int k = 0; k < n; ++k) ipiv[std::size_t(k)] = strided[std::size_t(k * step)];
+    return ipiv;
+}
+
+} // namespace
+
+TEST_CASE("swap sequences and orders convert both ways, as LAPACK applies them", "[pivots]") {
+    std::mt19937 random(42);
+    int checked = 0;
+    for (int n = 1; n <= 40; ++n) {
+        for (int trial = 0; trial < 25; ++trial) {
+            std::vector<int> order(static_cast<std::size_t>(n));
+            std::iota(order.begin(), order.end(), 0);
+            std::shuffle(order.begin(), order.end(), random);
+            const std::int64_t step = 1 + trial % 3;
+            const std::vector<std::int32_t> ipiv = sequence_of(order, step);
+            for (int k = 0; k < n; ++k) {
+                // LAPACK's form: 1-based, never above the diagonal.
+                REQUIRE(ipiv[std::size_t(k)] >= k + 1);
+                REQUIRE(ipiv[std::size_t(k)] <= n);
+            }
+            REQUIRE(apply_swaps(ipiv) == order);
+            std::vector<int> back(static_cast<std::size_t>(n));
+            order_from_swap_sequence(ipiv.data(), 1, n, back.data());
+            REQUIRE(back == order);
+            REQUIRE(first_invalid_pivot(ipiv.data(), 1, n) == -1);
+            ++checked;
+        }
+    }
+    REQUIRE(checked == 40 * 25);
+}
+
+TEST_CASE("the identity order is the sequence 1, 2, ..., n; a swap shows", "[pivots]") {
+    const std::vector<int> identity = {0, 1, 2, 3};
+    REQUIRE(sequence_of(identity) == std::vector<std::int32_t>{1, 2, 3, 4});
+    const std::vector<int> first_two_swapped = {1, 0, 2, 3};
+    REQUIRE(sequence_of(first_two_swapped) == std::vector<std::int32_t>{2, 2, 3, 4});
+    // Negative control: a sequence that is off by one swap builds another order.
+    std::vector<std::int32_t> wrong = sequence_of({2, 0, 3, 1});
+    wrong[1] = 2;
+    REQUIRE(apply_swaps(wrong) != std::vector<int>{2, 0, 3, 1});
+}
+
+TEST_CASE("any valid swap sequence, not only getrf's, is accepted and applied", "[pivots]") {
+    // ?laswp applies entries below k too; getrs must accept what LAPACK accepts.
+    const std::vector<std::int32_t> ipiv = {3, 1, 3};
+    std::vector<int> order(3);
+    order_from_swap_sequence(ipiv.data(), 1, 3, order.data());
+    REQUIRE(order == apply_swaps(ipiv));
+}
+
+TEST_CASE("first_invalid_pivot finds entries outside 1..n", "[pivots]") {
+    int checked = 0;
+    for (const std::int32_t bad : {0, -1, 5, 1 << 30}) {
+        for (int at = 0; at < 4; ++at) {
+            std::vector<std::int32_t> ipiv = {1, 2, 3, 4};
+            ipiv[std::size_t(at)] = bad;
+            REQUIRE(first_invalid_pivot(ipiv.data(), 1, 4) == at);
+            ++checked;
+        }
+    }
+    REQUIRE(checked == 16);
+}
