@@ -151,7 +151,7 @@ void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout, co
     check_strides(function, ops, has_b);
     check_pointers(function, call, has_b);
     check_order_supported(function, ops);
-    if (call.operation == Operation::Getrs && ops.n > 0 && ops.nrhs > 0) check_pivot_values(function, ops);
+    if (call.operation == Operation::Getrs && ops.n > 0) check_pivot_values(function, ops);
 }
 
 } // namespace tdls::runtime

@@ -121,7 +121,8 @@ TDLS_API tdls_status_t tdls_get_backend(tdls_handle_t handle, tdls_backend_t* ba
  *  exactly LAPACK's pivots; smaller values trade stability for fewer swaps. */
 TDLS_API tdls_status_t tdls_set_pivot_threshold(tdls_handle_t handle, double tau);
 
-/** Number of CPU threads of later calls on this handle; 0 = all (default). */
+/** Number of CPU threads of later calls on this handle; 0 = all (default).
+ *  More than the machine runs at once are capped to that number. */
 TDLS_API tdls_status_t tdls_set_num_threads(tdls_handle_t handle, int threads);
 
 /* ---- solving ------------------------------------------------------------

@@ -1,0 +1,419 @@
+// The C ABI's solves against LAPACKE, on the CPU backend: tdls_batched_gesv,
+// tdls_batched_gesv_ptr and tdls_batched_gesv_interleaved, float and double,
+// both layouts, nrhs 0..4, padded leading dimensions and strides, orders 1-16
+// (static instances) and above (the dynamic solver), well-conditioned,
+// pivot-heavy, ill-conditioned and exactly singular systems in one batch.
+// Then the pivot threshold and the thread count of a handle.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "capi_support.hpp"
+#include "lapack.hpp"
+#include "reference_lu.hpp"
+
+using namespace capi_test;
+
+namespace {
+
+/// A CPU handle for the length of a test case.
+struct CpuHandle {
+    tdls_handle_t handle = nullptr;
+    CpuHandle() {
+        const tdls_status_t status = tdls_create(&handle, TDLS_BACKEND_CPU, 0);
+        INFO(tdls_last_error());
+        REQUIRE(status == TDLS_SUCCESS);
+    }
+    ~CpuHandle() { tdls_destroy(handle); }
+    CpuHandle(const CpuHandle&) = delete;
+    CpuHandle& operator=(const CpuHandle&) = delete;
+};
+
+/// The systems of one batch: every kind, singular ones between the others.
+/// 11 systems up to n = 64 (so blocks of 3 and 8 leave a partial last block),
+/// 7 above, where each system costs more.
+std::vector<Kind> batch_kinds(int n) {
+    if (n <= 64)
+        return {Kind::Uniform,    Kind::PivotHeavy,    Kind::ZeroColumn, Kind::IllConditioned,
+                Kind::Uniform,    Kind::DuplicateRows, Kind::PivotHeavy, Kind::IllConditioned,
+                Kind::ZeroMatrix, Kind::Uniform,       Kind::PivotHeavy};
+    return {Kind::Uniform,        Kind::ZeroColumn, Kind::PivotHeavy, Kind::DuplicateRows,
+            Kind::IllConditioned, Kind::ZeroMatrix, Kind::Uniform};
+}
+
+/// Leading dimensions above the order, gaps above the footprint.
+constexpr Padding padded{
+    .lda_extra = 3, .ldb_extra = 2, .strideA_extra = 5, .strideIpiv_extra = 2, .strideB_extra = 4};
+
+struct Tally {
+    int systems = 0;   // systems checked against LAPACK
+    int singular = 0;  // of which exactly singular (B checked unchanged)
+    int solutions = 0; // right-hand sides whose backward error was checked
+    int forms = 0;     // further calls compared bitwise with the reference call
+    int controls = 0;  // negative controls that failed as they must
+};
+
+/// Checks one configuration: the reference call (strided, padded, CPU handle)
+/// against LAPACK system by system, then the other forms and options bitwise
+/// against the reference call (all of them with every_form, else one of each
+/// form), then the negative controls of each check.
+template <typename T>
+void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t layout, bool every_form,
+                         Tally& tally) {
+    INFO("n = " << n << ", nrhs = " << nrhs << ", " << layout_name(layout) << ", " << type_name<T>());
+    const SystemSet<T> set = make_set<T>(n, nrhs, layout, batch_kinds(n), 1000u * n + 10u * nrhs + layout);
+    const std::int64_t batch = set.batch();
+
+    const Outcome<T> reference = run_strided(handle, set, padded);
+    {
+        INFO(reference.error);
+        REQUIRE(reference.status == TDLS_SUCCESS);
+    }
+    REQUIRE(reference.guards_intact);
+    REQUIRE(reference.ipiv.size() == std::size_t(batch));
+
+    int first_checked = -1, first_singular = -1;
+    for (std::int64_t s = 0; s < batch; ++s) {
+        INFO("system " << s << " (" << kind_name(set.kinds[s]) << ")");
+        const Oracle<T> lapack = lapack_oracle(set.A[s], n, set.B[s], nrhs, layout);
+        // The oracle itself: the kinds are what they claim.
+        REQUIRE(lapack.info == expected_singular_info(set.kinds[s], n));
+
+        REQUIRE(reference.info[s] == lapack.info);
+        REQUIRE(same_bits(reference.ipiv[s], lapack.ipiv));
+        const double factors = factor_ratio(reference.A[s], lapack.lu, set.A[s], n);
+        INFO("factor ratio " << factors);
+        REQUIRE(factors <= factor_bound);
+        if (lapack.info > 0) {
+            // Nothing of the caller's right-hand sides is lost.
+            REQUIRE(same_bits(reference.B[s], set.B[s]));
+            ++tally.singular;
+            if (first_singular < 0) first_singular = int(s);
+        } else if (nrhs == 0) {
+            REQUIRE(same_bits(reference.B[s], set.B[s]));
+        } else {
+            const double ours = solution_ratio(set.A[s], n, layout, reference.B[s], set.B[s], nrhs);
+            const double theirs = solution_ratio(set.A[s], n, layout, lapack.X, set.B[s], nrhs);
+            INFO("backward error ratio " << ours << ", LAPACK's " << theirs);
+            REQUIRE(theirs <= tdls_test::backward_error_bound);
+            REQUIRE(ours <= tdls_test::backward_error_bound);
+            tally.solutions += nrhs;
+        }
+        if (first_checked < 0 && set.kinds[s] == Kind::Uniform) first_checked = int(s);
+        ++tally.systems;
+    }
+
+    // Every form and option gives the reference call's bits.
+    const auto same_as_reference = [&](const Outcome<T>& o, const char* what, bool with_ipiv) {
+        INFO(what << ": " << o.error);
+        REQUIRE(o.status == TDLS_SUCCESS);
+        REQUIRE(o.guards_intact);
+        REQUIRE(same_outcome(o, reference, with_ipiv));
+        ++tally.forms;
+    };
+    same_as_reference(run_strided(handle, set), "strided, packed", true);
+    same_as_reference(run_pointers(handle, set, padded), "pointer arrays, padded", true);
+    // Block 3 leaves a partial last block (7 and 11 systems); 8 does too with
+    // 11 systems and is wider than the batch with 7.
+    same_as_reference(run_interleaved(handle, set, 3), "interleaved, block 3", true);
+    same_as_reference(run_interleaved(handle, set, 8), "interleaved, block 8", true);
+    if (every_form) {
+        same_as_reference(run_strided(handle, set, padded, {.ipiv = false}), "strided, ipiv NULL", false);
+        same_as_reference(run_pointers(handle, set, no_padding, {.ipiv = false}), "pointer arrays, ipiv NULL",
+                          false);
+        same_as_reference(run_interleaved(handle, set, 1), "interleaved, block 1", true);
+        same_as_reference(run_interleaved(handle, set, batch), "interleaved, block = batch", true);
+        same_as_reference(run_interleaved(handle, set, 3, {.ipiv = false}), "interleaved, ipiv NULL", false);
+    }
+    if (nrhs == 0) {
+        same_as_reference(run_strided(handle, set, padded, {.ipiv = true, .B = false}), "strided, B NULL",
+                          true);
+        same_as_reference(run_pointers(handle, set, padded, {.ipiv = true, .B = false}),
+                          "pointers, B_array NULL", true);
+        same_as_reference(run_interleaved(handle, set, 8, {.ipiv = true, .B = false}), "interleaved, B NULL",
+                          true);
+    }
+
+    // Negative controls: a wrong answer fails each check used above.
+    REQUIRE(first_checked >= 0);
+    REQUIRE(first_singular >= 0);
+    {
+        const std::size_t s = std::size_t(first_checked);
+        const Oracle<T> lapack = lapack_oracle(set.A[s], n, set.B[s], nrhs, layout);
+        constexpr double eps = std::numeric_limits<T>::epsilon();
+        if (n >= 2) {
+            CHECK_FALSE(same_bits(corrupted_pivots(reference.ipiv[s]), lapack.ipiv));
+            ++tally.controls;
+        }
+        CHECK(factor_ratio(perturbed(reference.A[s], 16 * factor_bound * n * eps), lapack.lu, set.A[s], n) >
+              factor_bound);
+        ++tally.controls;
+        if (nrhs > 0) {
+            const std::vector<T> wrong = perturbed(reference.B[s], 1000.0 * n * n * eps);
+            CHECK(solution_ratio(set.A[s], n, layout, wrong, set.B[s], nrhs) >
+                  tdls_test::backward_error_bound);
+            ++tally.controls;
+        }
+        Outcome<T> flipped = reference;
+        flipped.A[s][0] = std::nextafter(flipped.A[s][0], T(10));
+        CHECK_FALSE(same_outcome(flipped, reference));
+        ++tally.controls;
+        if (nrhs > 0) {
+            const std::size_t t = std::size_t(first_singular);
+            std::vector<T> touched = reference.B[t];
+            touched.back() = std::nextafter(touched.back(), T(10));
+            CHECK_FALSE(same_bits(touched, set.B[t]));
+            ++tally.controls;
+        }
+    }
+}
+
+template <typename T>
+void check_orders(const std::vector<int>& orders, const std::vector<int>& nrhs_values, bool every_form,
+                  Tally& tally) {
+    CpuHandle cpu;
+    for (const tdls_layout_t layout : both_layouts)
+        for (const int n : orders)
+            for (const int nrhs : nrhs_values)
+                check_configuration<T>(cpu.handle, n, nrhs, layout, every_form, tally);
+}
+
+} // namespace
+
+TEST_CASE("the checking functions reject wrong answers and touched guards", "[gesv][controls]") {
+    int controls = 0;
+    // A write into a leading-dimension pad or a gap between systems.
+    {
+        StridedBuffer<double> buffer(3, 4, 4, 6, 30);
+        buffer.put(1, std::vector<double>(16, 1.0));
+        REQUIRE(buffer.guards_intact());
+        buffer.data()[30 + 4] = 0.0; // row 4 of column 0 of system 1: inside lda, outside the matrix
+        CHECK_FALSE(buffer.guards_intact());
+        ++controls;
+        StridedBuffer<float> gaps(2, 3, 2, 3, 9);
+        REQUIRE(gaps.guards_intact());
+        gaps.data()[7] = 1.0f; // past the footprint (6) of system 0
+        CHECK_FALSE(gaps.guards_intact());
+        ++controls;
+    }
+    // A write into a slot of the partial last block that no system owns.
+    {
+        InterleavedBuffer<double> buffer(5, 4, 3); // 2 blocks of 3: lane 2 of block 1 is no system
+        for (int s = 0; s < 5; ++s) buffer.put(s, std::vector<double>(4, double(s)));
+        REQUIRE(buffer.guards_intact());
+        buffer.data()[3 * 4 + 2] = 0.0; // block 1, element 0, lane 2: system 5 does not exist
+        CHECK_FALSE(buffer.guards_intact());
+        ++controls;
+        REQUIRE(buffer.get(4) == std::vector<double>(4, 4.0));
+    }
+    // info past the batch.
+    {
+        InfoBuffer info(4);
+        REQUIRE(info.guards_intact());
+        info.data()[4] = 0;
+        CHECK_FALSE(info.guards_intact());
+        ++controls;
+    }
+    // A sentinel NaN differs from any other NaN bitwise.
+    {
+        std::vector<float> a{sentinel<float>()}, b{std::numeric_limits<float>::quiet_NaN()};
+        CHECK_FALSE(same_bits(a, b));
+        ++controls;
+    }
+    // The oracle's expected infos for the singular kinds are what LAPACK says.
+    for (const Kind k : {Kind::ZeroColumn, Kind::DuplicateRows, Kind::ZeroMatrix})
+        for (const int n : {1, 2, 3, 7, 40}) {
+            std::vector<double> S = make_stored_matrix<double>(k, n, 5);
+            std::vector<lapack_int> ipiv(n);
+            CHECK(lapack_getrf(n, S.data(), ipiv.data()) == expected_singular_info(k, n));
+            // ...and the same matrix with a nonzero where the kind needs a zero is regular.
+            std::vector<double> regular = make_stored_matrix<double>(Kind::Uniform, n, 5);
+            CHECK(lapack_getrf(n, regular.data(), ipiv.data()) == 0);
+            ++controls;
+        }
+    REQUIRE(controls >= 5 + 15);
+}
+
+TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[gesv][static]", float, double) {
+    std::vector<int> orders;
+    for (int n = 1; n <= 16; ++n) orders.push_back(n);
+    Tally tally;
+    check_orders<TestType>(orders, {0, 1, 2, 3, 4}, true, tally);
+    // 2 layouts x 16 orders x 5 nrhs x 11 systems, 3 of them singular.
+    REQUIRE(tally.systems >= 2 * 16 * 5 * 11);
+    REQUIRE(tally.singular >= 2 * 16 * 5 * 3);
+    REQUIRE(tally.solutions >= 2 * 16 * (1 + 2 + 3 + 4) * 8);
+    REQUIRE(tally.forms >= 2 * 16 * (5 * 9 + 3));
+    // Per configuration: factors, bits, pivots (n >= 2), solution and B (nrhs > 0).
+    REQUIRE(tally.controls >= 2 * (16 * 5 * 2 + 15 * 5 + 16 * 4 * 2));
+}
+
+TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[gesv][dynamic]", float,
+                   double) {
+    Tally tally;
+    check_orders<TestType>({17, 20, 31, 32, 33, 48, 64}, {0, 1, 2, 3, 4}, true, tally);
+    REQUIRE(tally.systems >= 2 * 7 * 5 * 11);
+    REQUIRE(tally.singular >= 2 * 7 * 5 * 3);
+    REQUIRE(tally.solutions >= 2 * 7 * (1 + 2 + 3 + 4) * 8);
+    REQUIRE(tally.forms >= 2 * 7 * (5 * 9 + 3));
+    REQUIRE(tally.controls >= 2 * (7 * 5 * 3 + 7 * 4 * 2));
+}
+
+TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "[gesv][dynamic]", float,
+                   double) {
+    // Fewer right-hand-side counts and one call per form here: a call costs
+    // up to 7 x 2/3 n^3 flops, 0.15 s at n = 256.
+    Tally tally;
+    check_orders<TestType>({100, 128}, {0, 3}, false, tally);
+    check_orders<TestType>({200, 256}, {1, 4}, false, tally);
+    REQUIRE(tally.systems >= 2 * 4 * 2 * 7);
+    REQUIRE(tally.singular >= 2 * 4 * 2 * 3);
+    REQUIRE(tally.solutions >= 2 * (2 * 3 + 2 * (1 + 4)) * 4);
+    REQUIRE(tally.forms >= 2 * 4 * 2 * 4 + 2 * 2 * 3);
+    REQUIRE(tally.controls >= 2 * (4 * 2 * 3 + 6 * 2));
+}
+
+// ---- the handle's pivot threshold ------------------------------------------------
+
+TEMPLATE_TEST_CASE("pivot threshold 0.5: other pivots, bounded backward error", "[gesv][threshold]", float,
+                   double) {
+    using T = TestType;
+    constexpr double tau = 0.5;
+    // Threshold pivoting grows the factors more than partial pivoting; a
+    // small factor over LAPACK's bound covers that on well-conditioned systems.
+    constexpr double threshold_bound = 4 * tdls_test::backward_error_bound;
+    constexpr T eps = std::numeric_limits<T>::epsilon();
+    constexpr T multiplier_bound = T(1 / tau) * (1 + 4 * eps);
+    const auto largest_multiplier = [](const std::vector<T>& lu, int n) {
+        T largest = 0;
+        for (int j = 0; j < n; ++j)
+            for (int i = j + 1; i < n; ++i)
+                largest = std::max(largest, std::fabs(lu[std::size_t(j) * n + i]));
+        return largest;
+    };
+    CpuHandle relaxed, strict;
+    {
+        const tdls_status_t status = tdls_set_pivot_threshold(relaxed.handle, tau);
+        INFO(tdls_last_error());
+        REQUIRE(status == TDLS_SUCCESS);
+    }
+    {
+        const tdls_status_t status = tdls_set_pivot_threshold(strict.handle, 1.0);
+        INFO(tdls_last_error());
+        REQUIRE(status == TDLS_SUCCESS);
+    }
+    int systems = 0, differing = 0, rule_checked = 0, same_as_default = 0, controls = 0;
+    for (const tdls_layout_t layout : both_layouts)
+        for (const int n : {2, 3, 5, 8, 12, 16, 17, 24, 32, 64}) {
+            INFO("n = " << n << ", " << layout_name(layout) << ", " << type_name<T>());
+            const int nrhs = 2;
+            const SystemSet<T> set =
+                make_set<T>(n, nrhs, layout, std::vector<Kind>(12, Kind::Uniform), 77u + n);
+            const Outcome<T> out = run_strided(relaxed.handle, set, padded);
+            {
+                INFO(out.error);
+                REQUIRE(out.status == TDLS_SUCCESS);
+            }
+            REQUIRE(out.guards_intact);
+            for (std::int64_t s = 0; s < set.batch(); ++s) {
+                INFO("system " << s);
+                REQUIRE(out.info[s] == 0);
+                const Oracle<T> lapack = lapack_oracle(set.A[s], n, set.B[s], nrhs, layout);
+                if (!same_bits(out.ipiv[s], lapack.ipiv)) ++differing;
+                const double ratio = solution_ratio(set.A[s], n, layout, out.B[s], set.B[s], nrhs);
+                INFO("backward error ratio " << ratio);
+                REQUIRE(ratio <= threshold_bound);
+                // The rule: a multiplier is at most 1 / tau in magnitude...
+                REQUIRE(largest_multiplier(out.A[s], n) <= multiplier_bound);
+                // ...and the pivots are those the test suite's reference LU picks with tau.
+                const auto rule =
+                    tdls_test::reference_factor<T>(set.A[s], n, T(tau), std::numeric_limits<T>::min());
+                const std::vector<int> rule_pivots = tdls_test::swap_sequence(rule.perm);
+                REQUIRE(out.ipiv[s] == rule_pivots);
+                ++rule_checked;
+                ++systems;
+            }
+            // Negative controls of the three checks, on system 0.
+            {
+                const std::vector<T> wrong = perturbed(out.B[0], 1000.0 * n * n * eps);
+                CHECK(solution_ratio(set.A[0], n, layout, wrong, set.B[0], nrhs) > threshold_bound);
+                std::vector<T> grown = out.A[0];
+                grown[1] = T(2.5); // L(1, 0)
+                CHECK(largest_multiplier(grown, n) > multiplier_bound);
+                const auto rule =
+                    tdls_test::reference_factor<T>(set.A[0], n, T(tau), std::numeric_limits<T>::min());
+                CHECK(corrupted_pivots(out.ipiv[0]) != tdls_test::swap_sequence(rule.perm));
+                controls += 3;
+            }
+            // tau = 1 on a handle is the default context, bit for bit.
+            const Outcome<T> by_default = run_strided(nullptr, set, padded);
+            const Outcome<T> with_one = run_strided(strict.handle, set, padded);
+            REQUIRE(by_default.status == TDLS_SUCCESS);
+            REQUIRE(with_one.status == TDLS_SUCCESS);
+            REQUIRE(same_outcome(with_one, by_default));
+            ++same_as_default;
+        }
+    // The threshold took effect: some pivots differ from LAPACK's.
+    INFO(differing << " of " << systems << " systems pivoted differently from LAPACK");
+    REQUIRE(differing >= systems / 10);
+    REQUIRE(systems >= 2 * 10 * 12);
+    REQUIRE(rule_checked >= 2 * 10 * 12);
+    REQUIRE(same_as_default >= 2 * 10);
+    REQUIRE(controls >= 2 * 10 * 3);
+}
+
+// ---- the handle's thread count -----------------------------------------------------
+
+TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 10000 systems", "[gesv][threads]",
+                   float, double) {
+    using T = TestType;
+    int compared = 0, controls = 0;
+    for (const int n : {6, 20}) {
+        const tdls_layout_t layout = n == 6 ? TDLS_COL_MAJOR : TDLS_ROW_MAJOR;
+        INFO("n = " << n << ", " << layout_name(layout));
+        std::vector<Kind> kinds;
+        for (int s = 0; s < 10000; ++s) {
+            const Kind cycle[] = {Kind::Uniform,       Kind::PivotHeavy, Kind::IllConditioned, Kind::Uniform,
+                                  Kind::DuplicateRows, Kind::Uniform,    Kind::ZeroColumn};
+            kinds.push_back(cycle[s % 7]);
+        }
+        const SystemSet<T> set = make_set<T>(n, 2, layout, kinds, 4242u + n);
+        const Outcome<T> by_default = run_strided(nullptr, set, padded);
+        {
+            INFO(by_default.error);
+            REQUIRE(by_default.status == TDLS_SUCCESS);
+        }
+        REQUIRE(by_default.guards_intact);
+        // Spot-check the default context itself against LAPACK.
+        for (std::int64_t s = 0; s < set.batch(); s += 997) {
+            const Oracle<T> lapack = lapack_oracle(set.A[s], n, set.B[s], 2, layout);
+            REQUIRE(by_default.info[s] == lapack.info);
+            REQUIRE(same_bits(by_default.ipiv[s], lapack.ipiv));
+        }
+        for (const int threads : {1, 2, 0}) {
+            INFO("threads = " << threads);
+            CpuHandle cpu;
+            const tdls_status_t status = tdls_set_num_threads(cpu.handle, threads);
+            {
+                INFO(tdls_last_error());
+                REQUIRE(status == TDLS_SUCCESS);
+            }
+            const Outcome<T> out = run_strided(cpu.handle, set, padded);
+            {
+                INFO(out.error);
+                REQUIRE(out.status == TDLS_SUCCESS);
+            }
+            REQUIRE(out.guards_intact);
+            REQUIRE(same_outcome(out, by_default));
+            ++compared;
+            // Negative control: one bit of the last system differs.
+            Outcome<T> flipped = out;
+            flipped.B.back()[0] = std::nextafter(flipped.B.back()[0], T(10));
+            CHECK_FALSE(same_outcome(flipped, by_default));
+            ++controls;
+        }
+    }
+    REQUIRE(compared >= 2 * 3);
+    REQUIRE(controls >= 2 * 3);
+}
