@@ -4,6 +4,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "handle.hpp"
+#include "plan.hpp"
 #include "registry.hpp"
 #include "status.hpp"
 #include "validate.hpp"
@@ -26,8 +27,11 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
 
     switch (resolve_backend(function, context.backend)) {
     case TDLS_BACKEND_CPU: {
+        // The CPU plan is one thread per system holding every row; it is
+        // asked anyway, so that every backend goes through the same gate.
+        const Plan plan = make_plan(ops.n, dtype, layout, cpu_properties(context.cpu_threads));
         const kernels::cpu::RangeKernel kernel = cpu_kernel(dtype, call.operands.row_major, ops.n);
-        if (kernel == nullptr)
+        if (!plan.supported || kernel == nullptr)
             fail(TDLS_ERROR_NOT_SUPPORTED, function, "no CPU instance for n (", ops.n, ") in this build");
         call.pivot_threshold = context.pivot_threshold;
         cpu::run(call, kernel, context.arena);

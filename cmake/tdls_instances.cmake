@@ -1,0 +1,54 @@
+# Stamping precompiled solver instances from kernels/instances.cmake, for any
+# backend: the CPU now, the CUDA and HIP plugins next.
+#
+# tdls_stamp_instances(<BACKEND> <ORDERS list var> <TEMPLATE file.in> <PER_SOURCE k>
+#                      <OUT_SOURCES var> <OUT_MACRO var> <OUT_STATIC_ORDERS var>)
+# For every type of TDLS_INSTANCE_TYPES, layout of TDLS_INSTANCE_LAYOUTS and
+# order of the list, writes the line TDLS_<BACKEND>_INSTANTIATE(type, order,
+# row_major) into sources stamped from TEMPLATE (@TDLS_INSTANTIATIONS@, k
+# instances per source, in the current binary dir's generated/), appends
+# " X(type, order, row_major)" to the X-macro body OUT_MACRO, and returns the
+# nonzero orders, comma-separated, in OUT_STATIC_ORDERS.
+function(tdls_stamp_instances backend orders_var template per_source out_sources out_macro out_static)
+  string(TOUPPER ${backend} BACKEND)
+  set(generated_dir ${CMAKE_CURRENT_BINARY_DIR}/generated)
+  set(sources)
+  set(macro "")
+  foreach(type IN LISTS TDLS_INSTANCE_TYPES)
+    foreach(layout IN LISTS TDLS_INSTANCE_LAYOUTS)
+      if(layout STREQUAL "row")
+        set(row_major true)
+      else()
+        set(row_major false)
+      endif()
+      set(part 0)
+      set(lines "")
+      set(count 0)
+      set(remaining ${${orders_var}})
+      list(LENGTH remaining left)
+      foreach(n IN LISTS ${orders_var})
+        string(APPEND lines "TDLS_${BACKEND}_INSTANTIATE(${type}, ${n}, ${row_major})\n")
+        string(APPEND macro " X(${type}, ${n}, ${row_major})")
+        math(EXPR count "${count} + 1")
+        math(EXPR left "${left} - 1")
+        if(count EQUAL per_source OR left EQUAL 0)
+          set(TDLS_TYPE ${type})
+          set(TDLS_LAYOUT ${layout})
+          set(TDLS_INSTANTIATIONS "${lines}")
+          set(file ${generated_dir}/gesv_${backend}_${type}_${layout}_${part}.cpp)
+          configure_file(${template} ${file} @ONLY)
+          list(APPEND sources ${file})
+          math(EXPR part "${part} + 1")
+          set(lines "")
+          set(count 0)
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(static_orders ${${orders_var}})
+  list(REMOVE_ITEM static_orders 0)
+  list(JOIN static_orders ", " static_list)
+  set(${out_sources} ${sources} PARENT_SCOPE)
+  set(${out_macro} "${macro}" PARENT_SCOPE)
+  set(${out_static} "${static_list}" PARENT_SCOPE)
+endfunction()
