@@ -84,7 +84,7 @@ template <typename T>
 struct Batch {
     int n;
     long count;
-    std::vector<T> A, b; // the systems, never modified
+    std::vector<T> A, b;  // the systems, never modified
     std::vector<T> LU, x; // working copies, overwritten by each sample
     std::vector<int> ipiv, info;
 };
@@ -106,7 +106,8 @@ Batch<T> make_batch(int n, double mib) {
         std::shuffle(order.begin(), order.end(), rng);
         for (int r = 0; r < n; ++r)
             for (int c = 0; c < n; ++c)
-                A[std::size_t(c) * n + order[std::size_t(r)]] = T(u(rng) + (r == c ? (u(rng) < 0 ? -n : n) : 0));
+                A[std::size_t(c) * n + order[std::size_t(r)]] =
+                    T(u(rng) + (r == c ? (u(rng) < 0 ? -n : n) : 0));
         for (int r = 0; r < n; ++r) batch.b[std::size_t(s) * n + r] = T(u(rng));
     }
     return batch;
@@ -127,8 +128,12 @@ void parallel(long count, int threads, Fn&& fn) {
     for (auto& th : pool) th.join();
 }
 
-constexpr tdls_dtype_t dtype_of(double) { return TDLS_FLOAT64; }
-constexpr tdls_dtype_t dtype_of(float) { return TDLS_FLOAT32; }
+constexpr tdls_dtype_t dtype_of(double) {
+    return TDLS_FLOAT64;
+}
+constexpr tdls_dtype_t dtype_of(float) {
+    return TDLS_FLOAT32;
+}
 lapack_int lapack_gesv(int n, double* A, lapack_int* ipiv, double* b) {
     return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, A, n, ipiv, b, n);
 }
@@ -139,9 +144,9 @@ lapack_int lapack_gesv(int n, float* A, lapack_int* ipiv, float* b) {
 template <typename T>
 void solve_tdls(tdls_handle_t handle, Batch<T>& batch) {
     const int n = batch.n;
-    const tdls_status_t status =
-        tdls_batched_gesv(handle, dtype_of(T{}), TDLS_COL_MAJOR, n, 1, batch.LU.data(), n, std::int64_t(n) * n,
-                          batch.ipiv.data(), n, batch.x.data(), n, n, batch.info.data(), batch.count);
+    const tdls_status_t status = tdls_batched_gesv(handle, dtype_of(T{}), TDLS_COL_MAJOR, n, 1,
+                                                   batch.LU.data(), n, std::int64_t(n) * n, batch.ipiv.data(),
+                                                   n, batch.x.data(), n, n, batch.info.data(), batch.count);
     if (status != TDLS_SUCCESS) {
         std::fprintf(stderr, "tdls-demo: %s: %s\n", tdls_status_name(status), tdls_last_error());
         std::exit(1);
@@ -152,9 +157,9 @@ template <typename T>
 void solve_lapack(Batch<T>& batch, long begin, long end) {
     const int n = batch.n;
     for (long s = begin; s < end; ++s)
-        batch.info[std::size_t(s)] = lapack_gesv(n, batch.LU.data() + std::size_t(s) * n * n,
-                                                 batch.ipiv.data() + std::size_t(s) * n,
-                                                 batch.x.data() + std::size_t(s) * n);
+        batch.info[std::size_t(s)] =
+            lapack_gesv(n, batch.LU.data() + std::size_t(s) * n * n, batch.ipiv.data() + std::size_t(s) * n,
+                        batch.x.data() + std::size_t(s) * n);
 }
 
 template <typename T>
@@ -239,8 +244,9 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "tdls-demo: cannot write %s\n", o.csv.c_str());
             return 1;
         }
-        std::fprintf(csv, "type,n,systems,threads,tdls_systems_per_s,lapacke_systems_per_s,tdls_backward_error,"
-                          "lapacke_backward_error\n");
+        std::fprintf(csv,
+                     "type,n,systems,threads,tdls_systems_per_s,lapacke_systems_per_s,tdls_backward_error,"
+                     "lapacke_backward_error\n");
     }
     int major, minor, patch;
     tdls_get_version(&major, &minor, &patch);

@@ -10,7 +10,8 @@
 #include "solve.hpp"
 #include "status.hpp"
 
-static_assert(TDLS_VERSION_MAJOR == TDLS_PROJECT_VERSION_MAJOR && TDLS_VERSION_MINOR == TDLS_PROJECT_VERSION_MINOR &&
+static_assert(TDLS_VERSION_MAJOR == TDLS_PROJECT_VERSION_MAJOR &&
+                  TDLS_VERSION_MINOR == TDLS_PROJECT_VERSION_MINOR &&
                   TDLS_VERSION_PATCH == TDLS_PROJECT_VERSION_PATCH,
               "tdls.h and CMakeLists.txt disagree on the version");
 
@@ -19,9 +20,9 @@ using tdls::kernels::BatchCall;
 using tdls::kernels::BatchForm;
 using tdls::kernels::Operation;
 
-#define TDLS_GUARD(function)                                                                                \
-    catch (...) {                                                                                           \
-        return rt::status_of_current_exception(function);                                                  \
+#define TDLS_GUARD(function)                                                                                 \
+    catch (...) {                                                                                            \
+        return rt::status_of_current_exception(function);                                                    \
     }
 
 extern "C" {
@@ -32,11 +33,19 @@ void tdls_get_version(int* major, int* minor, int* patch) {
     if (patch) *patch = TDLS_VERSION_PATCH;
 }
 
-int tdls_backend_available(tdls_backend_t backend) { return rt::backend_available(backend) ? 1 : 0; }
+int tdls_backend_available(tdls_backend_t backend) {
+    return rt::backend_available(backend) ? 1 : 0;
+}
 
-const char* tdls_status_name(tdls_status_t s) { return rt::status_name(s); }
-const char* tdls_status_string(tdls_status_t s) { return rt::status_string(s); }
-const char* tdls_last_error(void) { return rt::last_error(); }
+const char* tdls_status_name(tdls_status_t s) {
+    return rt::status_name(s);
+}
+const char* tdls_status_string(tdls_status_t s) {
+    return rt::status_string(s);
+}
+const char* tdls_last_error(void) {
+    return rt::last_error();
+}
 
 tdls_status_t tdls_create(tdls_handle_t* handle, tdls_backend_t backend, int device) try {
     static const char* const function = "tdls_create";
@@ -94,9 +103,19 @@ tdls_status_t tdls_batched_gesv(tdls_handle_t handle, tdls_dtype_t dtype, tdls_l
                                 int64_t batch) try {
     BatchCall call;
     call.operation = Operation::Gesv;
-    call.operands = {.form = BatchForm::Strided, .n = n, .nrhs = nrhs, .batch = batch, .A = A, .lda = lda,
-                     .strideA = strideA, .ipiv = ipiv, .strideIpiv = strideIpiv, .B = B, .ldb = ldb,
-                     .strideB = strideB, .info = info};
+    call.operands = {.form = BatchForm::Strided,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A = A,
+                     .lda = lda,
+                     .strideA = strideA,
+                     .ipiv = ipiv,
+                     .strideIpiv = strideIpiv,
+                     .B = B,
+                     .ldb = ldb,
+                     .strideB = strideB,
+                     .info = info};
     rt::solve("tdls_batched_gesv", handle, dtype, layout, call);
     return TDLS_SUCCESS;
 }
@@ -108,8 +127,16 @@ tdls_status_t tdls_batched_gesv_ptr(tdls_handle_t handle, tdls_dtype_t dtype, td
                                     int32_t* info, int64_t batch) try {
     BatchCall call;
     call.operation = Operation::Gesv;
-    call.operands = {.form = BatchForm::Pointers, .n = n, .nrhs = nrhs, .batch = batch, .A_array = A_array,
-                     .lda = lda, .ipiv_array = ipiv_array, .B_array = B_array, .ldb = ldb, .info = info};
+    call.operands = {.form = BatchForm::Pointers,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A_array = A_array,
+                     .lda = lda,
+                     .ipiv_array = ipiv_array,
+                     .B_array = B_array,
+                     .ldb = ldb,
+                     .info = info};
     rt::solve("tdls_batched_gesv_ptr", handle, dtype, layout, call);
     return TDLS_SUCCESS;
 }
@@ -120,8 +147,15 @@ tdls_status_t tdls_batched_gesv_interleaved(tdls_handle_t handle, tdls_dtype_t d
                                             int32_t* info, int64_t batch, int64_t block) try {
     BatchCall call;
     call.operation = Operation::Gesv;
-    call.operands = {.form = BatchForm::Interleaved, .n = n, .nrhs = nrhs, .batch = batch, .A = A, .ipiv = ipiv,
-                     .B = B, .info = info, .block = block};
+    call.operands = {.form = BatchForm::Interleaved,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A = A,
+                     .ipiv = ipiv,
+                     .B = B,
+                     .info = info,
+                     .block = block};
     rt::solve("tdls_batched_gesv_interleaved", handle, dtype, layout, call);
     return TDLS_SUCCESS;
 }
@@ -132,8 +166,15 @@ tdls_status_t tdls_batched_getrf(tdls_handle_t handle, tdls_dtype_t dtype, tdls_
                                  int32_t* info, int64_t batch) try {
     BatchCall call;
     call.operation = Operation::Getrf;
-    call.operands = {.form = BatchForm::Strided, .n = n, .batch = batch, .A = A, .lda = lda, .strideA = strideA,
-                     .ipiv = ipiv, .strideIpiv = strideIpiv, .info = info};
+    call.operands = {.form = BatchForm::Strided,
+                     .n = n,
+                     .batch = batch,
+                     .A = A,
+                     .lda = lda,
+                     .strideA = strideA,
+                     .ipiv = ipiv,
+                     .strideIpiv = strideIpiv,
+                     .info = info};
     rt::solve("tdls_batched_getrf", handle, dtype, layout, call);
     return TDLS_SUCCESS;
 }
@@ -146,9 +187,18 @@ tdls_status_t tdls_batched_getrs(tdls_handle_t handle, tdls_dtype_t dtype, tdls_
     BatchCall call;
     call.operation = Operation::Getrs;
     // getrs never writes A or ipiv: the kernels take them as const.
-    call.operands = {.form = BatchForm::Strided, .n = n, .nrhs = nrhs, .batch = batch, .A = const_cast<void*>(A),
-                     .lda = lda, .strideA = strideA, .ipiv = const_cast<int32_t*>(ipiv),
-                     .strideIpiv = strideIpiv, .B = B, .ldb = ldb, .strideB = strideB};
+    call.operands = {.form = BatchForm::Strided,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A = const_cast<void*>(A),
+                     .lda = lda,
+                     .strideA = strideA,
+                     .ipiv = const_cast<int32_t*>(ipiv),
+                     .strideIpiv = strideIpiv,
+                     .B = B,
+                     .ldb = ldb,
+                     .strideB = strideB};
     rt::solve("tdls_batched_getrs", handle, dtype, layout, call);
     return TDLS_SUCCESS;
 }

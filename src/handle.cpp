@@ -88,7 +88,8 @@ void set_stream(const char* function, tdls_handle_t handle, void* stream) {
 
 void set_pivot_threshold(const char* function, tdls_handle_t handle, double tau) {
     modify(function, handle, [&](tdls_handle_st& h) {
-        if (!(tau > 0.0 && tau <= 1.0)) fail(TDLS_ERROR_INVALID_VALUE, function, "tau (", tau, ") outside (0, 1]");
+        if (!(tau > 0.0 && tau <= 1.0))
+            fail(TDLS_ERROR_INVALID_VALUE, function, "tau (", tau, ") outside (0, 1]");
         h.context.pivot_threshold = tau;
     });
 }

@@ -20,8 +20,8 @@ struct Context {
     int device = 0;
     void* stream = nullptr;
     double pivot_threshold = 1.0;
-    int cpu_threads = 0;                 ///< 0: every oneTBB worker
-    cpu::Arena* arena = nullptr;         ///< the handle's workers; null: every worker
+    int cpu_threads = 0;         ///< 0: every oneTBB worker
+    cpu::Arena* arena = nullptr; ///< the handle's workers; null: every worker
 };
 
 /// The context of a compute call: the handle's, or the default one for NULL.

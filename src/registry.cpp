@@ -23,7 +23,7 @@ struct CpuInstance {
     kernels::cpu::RangeKernel kernel;
 };
 
-#define TDLS_CPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                               \
+#define TDLS_CPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                                \
     CpuInstance{dtype_of<T>(), ROW_MAJOR, N, &kernels::cpu::solve_range<T, N, ROW_MAJOR>},
 constexpr CpuInstance cpu_instances[] = {TDLS_CPU_INSTANCES(TDLS_CPU_TABLE_ENTRY)};
 #undef TDLS_CPU_TABLE_ENTRY
@@ -58,6 +58,8 @@ kernels::cpu::RangeKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::in
     return n <= TDLS_MAX_ORDER ? dynamic : nullptr;
 }
 
-int cpu_instance_count() noexcept { return int(sizeof(cpu_instances) / sizeof(cpu_instances[0])); }
+int cpu_instance_count() noexcept {
+    return int(sizeof(cpu_instances) / sizeof(cpu_instances[0]));
+}
 
 } // namespace tdls::runtime

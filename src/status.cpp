@@ -17,7 +17,8 @@ constexpr StatusText status_texts[] = {
     {"TDLS_SUCCESS", "The call succeeded."},
     {"TDLS_ERROR_INVALID_HANDLE", "The handle was destroyed or never created."},
     {"TDLS_ERROR_INVALID_VALUE", "An argument is out of range; tdls_last_error() names it."},
-    {"TDLS_ERROR_NOT_SUPPORTED", "The arguments are valid, but this build or backend does not provide the case."},
+    {"TDLS_ERROR_NOT_SUPPORTED",
+     "The arguments are valid, but this build or backend does not provide the case."},
     {"TDLS_ERROR_BACKEND_UNAVAILABLE", "The backend has no plugin, no runtime or no device on this machine."},
     {"TDLS_ERROR_ALLOCATION", "Memory could not be allocated."},
     {"TDLS_ERROR_EXECUTION", "A kernel launch or the device failed."},
@@ -25,7 +26,9 @@ constexpr StatusText status_texts[] = {
 };
 constexpr int status_count = sizeof(status_texts) / sizeof(status_texts[0]);
 
-bool known(tdls_status_t status) noexcept { return int(status) >= 0 && int(status) < status_count; }
+bool known(tdls_status_t status) noexcept {
+    return int(status) >= 0 && int(status) < status_count;
+}
 
 thread_local std::string last_error_message;
 
@@ -47,7 +50,9 @@ void set_last_error(const std::string& message) noexcept {
     }
 }
 
-const char* last_error() noexcept { return last_error_message.c_str(); }
+const char* last_error() noexcept {
+    return last_error_message.c_str();
+}
 
 tdls_status_t status_of_current_exception(const char* function) noexcept {
     try {

@@ -76,8 +76,8 @@ void check_strides(const char* function, const BatchOperands& ops, bool has_b) {
     if (!has_b) return;
     const std::int64_t columns = ops.row_major ? ops.n : ops.nrhs;
     if (ops.strideB < saturated_product(ops.ldb, columns))
-        fail(TDLS_ERROR_INVALID_VALUE, function, "strideB (", ops.strideB, ") < ldb*", ops.row_major ? "n" : "nrhs",
-             " (", ops.ldb, "*", columns, ")");
+        fail(TDLS_ERROR_INVALID_VALUE, function, "strideB (", ops.strideB, ") < ldb*",
+             ops.row_major ? "n" : "nrhs", " (", ops.ldb, "*", columns, ")");
 }
 
 void check_pointers(const char* function, const BatchCall& call, bool has_b) {
@@ -88,7 +88,8 @@ void check_pointers(const char* function, const BatchCall& call, bool has_b) {
     const bool needs_ipiv = call.operation == Operation::Getrs;
     if (ops.form == BatchForm::Pointers) {
         if (ops.A_array == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "A_array is NULL");
-        if (needs_ipiv && ops.ipiv_array == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "ipiv_array is NULL");
+        if (needs_ipiv && ops.ipiv_array == nullptr)
+            fail(TDLS_ERROR_INVALID_VALUE, function, "ipiv_array is NULL");
         if (needs_b && ops.B_array == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "B_array is NULL");
     } else {
         if (ops.A == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "A is NULL");
@@ -134,8 +135,8 @@ void check_pivot_values(const char* function, const BatchOperands& ops) {
         }
         const int k = kernels::first_invalid_pivot(ipiv, step, n);
         if (k >= 0)
-            fail(TDLS_ERROR_INVALID_VALUE, function, "ipiv of system ", s, ": entry ", k, " is ", ipiv[k * step],
-                 ", outside 1..n (1..", n, ")");
+            fail(TDLS_ERROR_INVALID_VALUE, function, "ipiv of system ", s, ": entry ", k, " is ",
+                 ipiv[k * step], ", outside 1..n (1..", n, ")");
     }
 }
 

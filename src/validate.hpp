@@ -12,7 +12,6 @@
 namespace tdls::runtime {
 
 /// Validates a call whose operands were gathered from the C arguments.
-void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout,
-              const kernels::BatchCall& call);
+void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout, const kernels::BatchCall& call);
 
 } // namespace tdls::runtime

@@ -30,9 +30,15 @@ TEST_CASE("interleaved views address elements as capi.md says, both layouts", "[
                     std::vector<double> A(std::size_t(((batch + block - 1) / block) * block * n * n));
                     std::vector<double> B(std::size_t(((batch + block - 1) / block) * block * n * nrhs));
                     std::vector<std::int32_t> ipiv(std::size_t(((batch + block - 1) / block) * block * n));
-                    BatchOperands ops{.form = BatchForm::Interleaved, .row_major = row_major, .n = n,
-                                      .nrhs = nrhs, .batch = batch, .A = A.data(), .ipiv = ipiv.data(),
-                                      .B = B.data(), .block = block};
+                    BatchOperands ops{.form = BatchForm::Interleaved,
+                                      .row_major = row_major,
+                                      .n = n,
+                                      .nrhs = nrhs,
+                                      .batch = batch,
+                                      .A = A.data(),
+                                      .ipiv = ipiv.data(),
+                                      .B = B.data(),
+                                      .block = block};
                     for (std::int64_t s = 0; s < batch; ++s) {
                         const auto v = view_of<double>(ops, s);
                         for (std::int64_t r = 0; r < n; ++r) {
@@ -73,13 +79,29 @@ TEST_CASE("strided and pointer-array views honour lda, ldb and the strides", "[a
     int checked = 0;
     for (const bool row_major : {false, true}) {
         const std::int64_t ldb = row_major ? ldb_row : ldb_col;
-        const BatchOperands strided{.form = BatchForm::Strided, .row_major = row_major, .n = n, .nrhs = nrhs,
-                                    .batch = batch, .A = A.data(), .lda = lda, .strideA = 20,
-                                    .ipiv = ipiv.data(), .strideIpiv = 4, .B = B.data(), .ldb = ldb,
+        const BatchOperands strided{.form = BatchForm::Strided,
+                                    .row_major = row_major,
+                                    .n = n,
+                                    .nrhs = nrhs,
+                                    .batch = batch,
+                                    .A = A.data(),
+                                    .lda = lda,
+                                    .strideA = 20,
+                                    .ipiv = ipiv.data(),
+                                    .strideIpiv = 4,
+                                    .B = B.data(),
+                                    .ldb = ldb,
                                     .strideB = 16};
-        const BatchOperands pointers{.form = BatchForm::Pointers, .row_major = row_major, .n = n, .nrhs = nrhs,
-                                     .batch = batch, .A_array = A_array.data(), .lda = lda,
-                                     .ipiv_array = ipiv_array.data(), .B_array = B_array.data(), .ldb = ldb};
+        const BatchOperands pointers{.form = BatchForm::Pointers,
+                                     .row_major = row_major,
+                                     .n = n,
+                                     .nrhs = nrhs,
+                                     .batch = batch,
+                                     .A_array = A_array.data(),
+                                     .lda = lda,
+                                     .ipiv_array = ipiv_array.data(),
+                                     .B_array = B_array.data(),
+                                     .ldb = ldb};
         for (const BatchOperands& ops : {strided, pointers}) {
             for (std::int64_t s = 0; s < batch; ++s) {
                 const auto v = view_of<float>(ops, s);
@@ -105,9 +127,12 @@ TEST_CASE("strided and pointer-array views honour lda, ldb and the strides", "[a
 TEST_CASE("null ipiv and B stay null in every form", "[accessor]") {
     std::vector<double> A(8);
     void* A_array[2] = {A.data(), A.data() + 4};
-    const BatchOperands strided{.form = BatchForm::Strided, .n = 2, .batch = 2, .A = A.data(), .lda = 2, .strideA = 4};
-    const BatchOperands pointers{.form = BatchForm::Pointers, .n = 2, .batch = 2, .A_array = A_array, .lda = 2};
-    const BatchOperands interleaved{.form = BatchForm::Interleaved, .n = 2, .batch = 2, .A = A.data(), .block = 2};
+    const BatchOperands strided{
+        .form = BatchForm::Strided, .n = 2, .batch = 2, .A = A.data(), .lda = 2, .strideA = 4};
+    const BatchOperands pointers{
+        .form = BatchForm::Pointers, .n = 2, .batch = 2, .A_array = A_array, .lda = 2};
+    const BatchOperands interleaved{
+        .form = BatchForm::Interleaved, .n = 2, .batch = 2, .A = A.data(), .block = 2};
     int checked = 0;
     for (const BatchOperands& ops : {strided, pointers, interleaved}) {
         const auto v = view_of<double>(ops, 1);

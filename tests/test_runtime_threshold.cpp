@@ -49,8 +49,8 @@ Factors<T> solve_with(const std::vector<T>& S, const std::vector<T>& b, T runtim
 
 template <typename T, int N, RowInterchange Interchange, Layout L>
 int compare_thresholds() {
-    constexpr CooperativeLUppConfig<T> runtime{.rows_per_thread = N, .row_interchange = Interchange,
-                                               .layout = L, .runtime_pivot_threshold = true};
+    constexpr CooperativeLUppConfig<T> runtime{
+        .rows_per_thread = N, .row_interchange = Interchange, .layout = L, .runtime_pivot_threshold = true};
     int checked = 0;
     int differs_from_lapack = 0;
     for (const double tau : {1.0, 0.5, 0.125}) {
@@ -60,16 +60,22 @@ int compare_thresholds() {
             const Factors<T> at_run_time = solve_with<T, N, runtime>(S, b, T(tau));
             Factors<T> at_compile_time;
             if (tau == 1.0) {
-                constexpr CooperativeLUppConfig<T> c{.rows_per_thread = N, .row_interchange = Interchange,
-                                                     .relative_pivot_threshold = T(1), .layout = L};
+                constexpr CooperativeLUppConfig<T> c{.rows_per_thread = N,
+                                                     .row_interchange = Interchange,
+                                                     .relative_pivot_threshold = T(1),
+                                                     .layout = L};
                 at_compile_time = solve_with<T, N, c>(S, b, T(1));
             } else if (tau == 0.5) {
-                constexpr CooperativeLUppConfig<T> c{.rows_per_thread = N, .row_interchange = Interchange,
-                                                     .relative_pivot_threshold = T(0.5), .layout = L};
+                constexpr CooperativeLUppConfig<T> c{.rows_per_thread = N,
+                                                     .row_interchange = Interchange,
+                                                     .relative_pivot_threshold = T(0.5),
+                                                     .layout = L};
                 at_compile_time = solve_with<T, N, c>(S, b, T(1)); // the runtime argument must be ignored
             } else {
-                constexpr CooperativeLUppConfig<T> c{.rows_per_thread = N, .row_interchange = Interchange,
-                                                     .relative_pivot_threshold = T(0.125), .layout = L};
+                constexpr CooperativeLUppConfig<T> c{.rows_per_thread = N,
+                                                     .row_interchange = Interchange,
+                                                     .relative_pivot_threshold = T(0.125),
+                                                     .layout = L};
                 at_compile_time = solve_with<T, N, c>(S, b, T(1));
             }
             REQUIRE(at_run_time == at_compile_time);

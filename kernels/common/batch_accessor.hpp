@@ -20,19 +20,19 @@ struct BatchOperands {
     std::int64_t n = 0;
     std::int64_t nrhs = 0;
     std::int64_t batch = 0;
-    void* A = nullptr;                       // Strided, Interleaved
-    void* const* A_array = nullptr;          // Pointers
-    std::int64_t lda = 0;                    // Strided, Pointers
-    std::int64_t strideA = 0;                // Strided
-    std::int32_t* ipiv = nullptr;            // Strided, Interleaved; may be null
+    void* A = nullptr;                         // Strided, Interleaved
+    void* const* A_array = nullptr;            // Pointers
+    std::int64_t lda = 0;                      // Strided, Pointers
+    std::int64_t strideA = 0;                  // Strided
+    std::int32_t* ipiv = nullptr;              // Strided, Interleaved; may be null
     std::int32_t* const* ipiv_array = nullptr; // Pointers; may be null
-    std::int64_t strideIpiv = 0;             // Strided
-    void* B = nullptr;                       // Strided, Interleaved
-    void* const* B_array = nullptr;          // Pointers
-    std::int64_t ldb = 0;                    // Strided, Pointers
-    std::int64_t strideB = 0;                // Strided
-    std::int32_t* info = nullptr;            // info[s], always contiguous; null for getrs
-    std::int64_t block = 1;                  // Interleaved
+    std::int64_t strideIpiv = 0;               // Strided
+    void* B = nullptr;                         // Strided, Interleaved
+    void* const* B_array = nullptr;            // Pointers
+    std::int64_t ldb = 0;                      // Strided, Pointers
+    std::int64_t strideB = 0;                  // Strided
+    std::int32_t* info = nullptr;              // info[s], always contiguous; null for getrs
+    std::int64_t block = 1;                    // Interleaved
 };
 
 /// One system: element (v, c) of the stored matrix read column-major at

@@ -35,6 +35,6 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
 } // namespace tdls::kernels::cpu
 
 /// One explicit instantiation line of a generated source.
-#define TDLS_CPU_INSTANTIATE(T, N, ROW_MAJOR)                                                            \
-    template void tdls::kernels::cpu::solve_range<T, N, ROW_MAJOR>(const tdls::kernels::BatchCall&,      \
+#define TDLS_CPU_INSTANTIATE(T, N, ROW_MAJOR)                                                                \
+    template void tdls::kernels::cpu::solve_range<T, N, ROW_MAJOR>(const tdls::kernels::BatchCall&,          \
                                                                    std::int64_t, std::int64_t);

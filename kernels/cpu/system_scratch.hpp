@@ -14,14 +14,15 @@
 namespace tdls::kernels::cpu {
 
 /// Workspace of one thread solving a system of order n alone, physical interchanges.
-constexpr int workspace_elements(int n) noexcept { return detail::coop::workspace_elements<true>(n, 1); }
+constexpr int workspace_elements(int n) noexcept {
+    return detail::coop::workspace_elements<true>(n, 1);
+}
 
 template <typename T, int StaticN>
 class SystemScratch;
 
 template <typename T, int StaticN>
-    requires(StaticN > 0)
-class SystemScratch<T, StaticN> {
+requires(StaticN > 0) class SystemScratch<T, StaticN> {
   public:
     explicit SystemScratch(int) noexcept {}
     T* work() noexcept { return work_.data(); }

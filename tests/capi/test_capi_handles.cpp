@@ -300,7 +300,7 @@ TEST_CASE("tdls_destroy: NULL is a no-op, a destroyed handle INVALID_HANDLE", "[
 
 TEST_CASE("tdls_get_backend", "[capi][handles]") {
     int checks = 0;
-    tdls_backend_t backend = TDLS_BACKEND_HIP; // a value none of these calls reports
+    tdls_backend_t backend = TDLS_BACKEND_HIP;                  // a value none of these calls reports
     CHECK(tdls_get_backend(nullptr, &backend) == TDLS_SUCCESS); // the default context
     CHECK(backend == TDLS_BACKEND_AUTO);
     ++checks;

@@ -19,9 +19,12 @@ int usable_threads(int requested) {
 }
 } // namespace
 
-Arena::Arena(int threads) : threads_(threads), impl_(new Impl{oneapi::tbb::task_arena(usable_threads(threads))}) {}
+Arena::Arena(int threads)
+    : threads_(threads), impl_(new Impl{oneapi::tbb::task_arena(usable_threads(threads))}) {}
 Arena::~Arena() = default;
 
-void Arena::execute(const std::function<void()>& work) { impl_->arena.execute(work); }
+void Arena::execute(const std::function<void()>& work) {
+    impl_->arena.execute(work);
+}
 
 } // namespace tdls::runtime::cpu

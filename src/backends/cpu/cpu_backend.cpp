@@ -11,7 +11,8 @@ namespace tdls::runtime::cpu {
 
 std::int64_t grain_size(std::int64_t n, std::int64_t nrhs) noexcept {
     // About 2^16 flops per task: a task costs ~1 microsecond to schedule.
-    const std::int64_t flops = std::max<std::int64_t>(1, n * n * n + 2 * n * n * std::max<std::int64_t>(nrhs, 1));
+    const std::int64_t flops =
+        std::max<std::int64_t>(1, n * n * n + 2 * n * n * std::max<std::int64_t>(nrhs, 1));
     return std::max<std::int64_t>(1, (std::int64_t(1) << 16) / flops);
 }
 

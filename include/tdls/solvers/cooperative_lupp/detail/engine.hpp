@@ -331,8 +331,8 @@ class Engine {
     /// below the diagonal replaces the row in place unless that row reaches
     /// threshold times it (and the floor). A NaN in place is kept, as LAPACK's
     /// sequential search keeps it; NaNs below are never chosen.
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr PivotChoice<T>
-    choose(int i, T in_place, T best, int best_position) const noexcept {
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr PivotChoice<T> choose(int i, T in_place, T best,
+                                                                           int best_position) const noexcept {
         if (best_position < 0 || !(best > in_place)) return {i, in_place};
         if constexpr (runtime_threshold) {
             if (in_place >= threshold_ * best && in_place >= floor && in_place > T(0)) return {i, best};
