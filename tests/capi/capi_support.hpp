@@ -88,22 +88,29 @@ enum class Kind {
     ZeroMatrix     // exactly singular: info = 1
 };
 
+/// The kinds shared with the solver tests (tests/support/matrices.hpp) map to
+/// theirs; the singular kinds exist only here.
+inline bool is_regular(Kind k) {
+    return k == Kind::Uniform || k == Kind::PivotHeavy || k == Kind::IllConditioned;
+}
+inline tdls_test::Kind regular_kind(Kind k) {
+    return k == Kind::PivotHeavy       ? tdls_test::Kind::PivotHeavy
+           : k == Kind::IllConditioned ? tdls_test::Kind::IllConditioned
+                                       : tdls_test::Kind::Uniform;
+}
+
 inline const char* kind_name(Kind k) {
+    if (is_regular(k)) return tdls_test::kind_name(regular_kind(k));
     switch (k) {
-    case Kind::Uniform:
-        return "uniform";
-    case Kind::PivotHeavy:
-        return "pivot-heavy";
-    case Kind::IllConditioned:
-        return "ill-conditioned";
     case Kind::ZeroColumn:
         return "zero-column";
     case Kind::DuplicateRows:
         return "duplicate-rows";
     case Kind::ZeroMatrix:
         return "zero-matrix";
+    default:
+        return "?";
     }
-    return "?";
 }
 
 /// The stored matrix S of one system, packed column-major. The singular kinds
@@ -114,13 +121,8 @@ inline const char* kind_name(Kind k) {
 /// which no later step can pick before the last one.
 template <typename T>
 std::vector<T> make_stored_matrix(Kind kind, int n, std::uint64_t seed) {
+    if (is_regular(kind)) return tdls_test::make_matrix<T>(regular_kind(kind), n, seed);
     switch (kind) {
-    case Kind::Uniform:
-        return tdls_test::make_matrix<T>(tdls_test::Kind::Uniform, n, seed);
-    case Kind::PivotHeavy:
-        return tdls_test::make_matrix<T>(tdls_test::Kind::PivotHeavy, n, seed);
-    case Kind::IllConditioned:
-        return tdls_test::make_matrix<T>(tdls_test::Kind::IllConditioned, n, seed);
     case Kind::ZeroColumn: {
         std::vector<T> S = tdls_test::make_matrix<T>(tdls_test::Kind::Uniform, n, seed);
         const int c = n / 2;
@@ -137,6 +139,8 @@ std::vector<T> make_stored_matrix(Kind kind, int n, std::uint64_t seed) {
     }
     case Kind::ZeroMatrix:
         return std::vector<T>(std::size_t(n) * n, T(0));
+    default: // the regular kinds returned above
+        break;
     }
     return {};
 }
@@ -347,6 +351,28 @@ StridedLayout strided_layout(const SystemSet<T>& set, Padding pad) {
     return l;
 }
 
+/// The results of a call on one buffer per operand (strided or interleaved):
+/// each system's A, B, pivots (when given), info, and whether every guard
+/// held. Without ipiv the whole pivot buffer must be untouched.
+template <typename T, typename MatrixBuffer, typename PivotBuffer>
+void collect_outcome(Outcome<T>& out, const MatrixBuffer& A, const PivotBuffer& ipiv, const MatrixBuffer& B,
+                     const InfoBuffer& info, std::int64_t batch, int n, const Operands& operands) {
+    if (out.status != TDLS_SUCCESS) out.error = tdls_last_error();
+    for (std::int64_t s = 0; s < batch; ++s) {
+        out.A.push_back(A.get(s));
+        out.B.push_back(B.get(s));
+        if (operands.ipiv) out.ipiv.push_back(ipiv.get(s));
+    }
+    out.info = info.values();
+    out.guards_intact =
+        A.guards_intact() && ipiv.guards_intact() && B.guards_intact() && info.guards_intact();
+    if (!operands.ipiv)
+        for (std::int64_t s = 0; s < batch; ++s)
+            out.guards_intact =
+                out.guards_intact &&
+                same_bits(ipiv.get(s), std::vector<std::int32_t>(n, sentinel<std::int32_t>()));
+}
+
 /// tdls_batched_gesv (or, with factor_only, tdls_batched_getrf) on the set.
 template <typename T>
 Outcome<T> run_strided(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
@@ -371,21 +397,7 @@ Outcome<T> run_strided(tdls_handle_t handle, const SystemSet<T>& set, Padding pa
             : tdls_batched_gesv(handle, dtype_of<T>(), set.layout, n, nrhs, A.data(), l.lda, l.strideA,
                                 operands.ipiv ? ipiv.data() : nullptr, l.strideIpiv,
                                 operands.B ? B.data() : nullptr, l.ldb, l.strideB, info.data(), batch);
-    if (out.status != TDLS_SUCCESS) out.error = tdls_last_error();
-    for (std::int64_t s = 0; s < batch; ++s) {
-        out.A.push_back(A.get(s));
-        out.B.push_back(B.get(s));
-        if (operands.ipiv) out.ipiv.push_back(ipiv.get(s));
-    }
-    out.info = info.values();
-    out.guards_intact =
-        A.guards_intact() && ipiv.guards_intact() && B.guards_intact() && info.guards_intact();
-    // Without ipiv the whole pivot buffer must be untouched.
-    if (!operands.ipiv)
-        for (std::int64_t s = 0; s < batch; ++s)
-            out.guards_intact =
-                out.guards_intact &&
-                same_bits(ipiv.get(s), std::vector<std::int32_t>(n, sentinel<std::int32_t>()));
+    collect_outcome(out, A, ipiv, B, info, batch, n, operands);
     return out;
 }
 
@@ -455,20 +467,7 @@ Outcome<T> run_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::i
     out.status = tdls_batched_gesv_interleaved(handle, dtype_of<T>(), set.layout, n, nrhs, A.data(),
                                                operands.ipiv ? ipiv.data() : nullptr,
                                                operands.B ? B.data() : nullptr, info.data(), batch, block);
-    if (out.status != TDLS_SUCCESS) out.error = tdls_last_error();
-    for (std::int64_t s = 0; s < batch; ++s) {
-        out.A.push_back(A.get(s));
-        out.B.push_back(B.get(s));
-        if (operands.ipiv) out.ipiv.push_back(ipiv.get(s));
-    }
-    out.info = info.values();
-    out.guards_intact =
-        A.guards_intact() && ipiv.guards_intact() && B.guards_intact() && info.guards_intact();
-    if (!operands.ipiv)
-        for (std::int64_t s = 0; s < batch; ++s)
-            out.guards_intact =
-                out.guards_intact &&
-                same_bits(ipiv.get(s), std::vector<std::int32_t>(n, sentinel<std::int32_t>()));
+    collect_outcome(out, A, ipiv, B, info, batch, n, operands);
     return out;
 }
 
