@@ -58,8 +58,4 @@ kernels::cpu::RangeKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::in
     return n <= TDLS_MAX_ORDER ? dynamic : nullptr;
 }
 
-int cpu_instance_count() noexcept {
-    return int(sizeof(cpu_instances) / sizeof(cpu_instances[0]));
-}
-
 } // namespace tdls::runtime

@@ -22,7 +22,4 @@ tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested);
 /// one was compiled, else the dynamic one; null if neither exists.
 kernels::cpu::RangeKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept;
 
-/// Number of CPU instances compiled (static and dynamic), for tests.
-int cpu_instance_count() noexcept;
-
 } // namespace tdls::runtime

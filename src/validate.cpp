@@ -119,20 +119,9 @@ void check_order_supported(const char* function, const BatchOperands& ops) {
 void check_pivot_values(const char* function, const BatchOperands& ops) {
     const int n = static_cast<int>(ops.n);
     for (std::int64_t s = 0; s < ops.batch; ++s) {
-        const std::int32_t* ipiv = nullptr;
-        std::int64_t step = 1;
-        switch (ops.form) {
-        case BatchForm::Strided:
-            ipiv = ops.ipiv + s * ops.strideIpiv;
-            break;
-        case BatchForm::Pointers:
-            ipiv = ops.ipiv_array[s];
-            break;
-        case BatchForm::Interleaved:
-            ipiv = ops.ipiv + (s / ops.block) * ops.block * n + s % ops.block;
-            step = ops.block;
-            break;
-        }
+        const kernels::PivotView pivots = kernels::pivots_of(ops, s);
+        const std::int32_t* ipiv = pivots.data;
+        const std::int64_t step = pivots.step;
         const int k = kernels::first_invalid_pivot(ipiv, step, n);
         if (k >= 0)
             fail(TDLS_ERROR_INVALID_VALUE, function, "ipiv of system ", s, ": entry ", k, " is ",

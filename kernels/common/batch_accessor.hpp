@@ -56,6 +56,27 @@ struct SystemView {
     }
 };
 
+/// The pivots of one system: pivot k at data[k * step]; data null when the
+/// call has none.
+struct PivotView {
+    std::int32_t* data;
+    std::int64_t step;
+};
+
+/// The pivots of system s of the batch (validation reads them on their own).
+TDLS_HOST_DEVICE constexpr PivotView pivots_of(const BatchOperands& ops, std::int64_t s) noexcept {
+    switch (ops.form) {
+    case BatchForm::Strided:
+        return {ops.ipiv ? ops.ipiv + s * ops.strideIpiv : nullptr, 1};
+    case BatchForm::Pointers:
+        return {ops.ipiv_array ? ops.ipiv_array[s] : nullptr, 1};
+    case BatchForm::Interleaved:
+        return {ops.ipiv ? ops.ipiv + (s / ops.block) * ops.block * ops.n + s % ops.block : nullptr,
+                ops.block};
+    }
+    return {nullptr, 1};
+}
+
 /// The view of system s of the batch.
 template <typename T>
 TDLS_HOST_DEVICE constexpr SystemView<T> view_of(const BatchOperands& ops, std::int64_t s) noexcept {
@@ -71,8 +92,6 @@ TDLS_HOST_DEVICE constexpr SystemView<T> view_of(const BatchOperands& ops, std::
         v.A = static_cast<T*>(ops.A) + s * ops.strideA;
         v.a_row = 1;
         v.a_col = ops.lda;
-        v.ipiv = ops.ipiv ? ops.ipiv + s * ops.strideIpiv : nullptr;
-        v.ipiv_step = 1;
         v.B = ops.B ? static_cast<T*>(ops.B) + s * ops.strideB : nullptr;
         b_steps(ops.ldb, 1, v);
         break;
@@ -80,8 +99,6 @@ TDLS_HOST_DEVICE constexpr SystemView<T> view_of(const BatchOperands& ops, std::
         v.A = static_cast<T*>(ops.A_array[s]);
         v.a_row = 1;
         v.a_col = ops.lda;
-        v.ipiv = ops.ipiv_array ? ops.ipiv_array[s] : nullptr;
-        v.ipiv_step = 1;
         v.B = ops.B_array ? static_cast<T*>(ops.B_array[s]) : nullptr;
         b_steps(ops.ldb, 1, v);
         break;
@@ -93,13 +110,14 @@ TDLS_HOST_DEVICE constexpr SystemView<T> view_of(const BatchOperands& ops, std::
         v.A = static_cast<T*>(ops.A) + first * n * n + lane;
         v.a_row = block;
         v.a_col = n * block;
-        v.ipiv = ops.ipiv ? ops.ipiv + first * n + lane : nullptr;
-        v.ipiv_step = block;
         v.B = ops.B ? static_cast<T*>(ops.B) + first * n * ops.nrhs + lane : nullptr;
         b_steps(ops.row_major ? ops.nrhs : n, block, v);
         break;
     }
     }
+    const PivotView pivots = pivots_of(ops, s);
+    v.ipiv = pivots.data;
+    v.ipiv_step = pivots.step;
     return v;
 }
 
