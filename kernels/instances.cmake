@@ -11,12 +11,30 @@
 set(TDLS_INSTANCE_TYPES float double)
 set(TDLS_INSTANCE_LAYOUTS col row)
 
-# CPU (oneTBB, one thread per system): static orders 1-16, the dynamic solver
-# above. Measured with g++ 12 -O3 on one core (double, column-major), static
-# over dynamic: 4.0x at n = 2, 2.0x at 4, 1.7x at 8, 1.4x at 16, 1.2x at 32;
-# an instance costs 1.5 s (n = 4) to 7 s (n = 32) of build, so orders past 16
-# would add minutes for little.
+# CPU, one system per thread (the cooperative solver in a group of one):
+# only the dynamic solver, for the orders past the SIMD kernels' 64.
 set(TDLS_CPU_ORDERS 0)
+
+# CPU, one system per SIMD lane (kernels/cpu/simd/): every order up to 64, for
+# each instruction set below; the library picks the widest the machine runs.
+# Static orders 1-16 and the dynamic kernel above them. Measured (g++ 12 -O3,
+# AVX-512, double, one core, L2-resident batch) static over dynamic: 1.7x at
+# n = 2, 1.3x at 4, 1.1x at 8-16; an instance builds in 1-1.5 s.
+set(TDLS_SIMD_ORDERS 0)
 foreach(n RANGE 1 16)
-  list(APPEND TDLS_CPU_ORDERS ${n})
+  list(APPEND TDLS_SIMD_ORDERS ${n})
 endforeach()
+
+# Instruction sets: name, vector bytes, compiler flags. generic is the
+# compiler's baseline (SSE2 on x86-64) and is built everywhere; the others on
+# x86-64 only. The flags must match the run-time check in src/registry.cpp.
+set(TDLS_SIMD_ISAS generic)
+set(TDLS_SIMD_generic_BYTES 16)
+set(TDLS_SIMD_generic_FLAGS "")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  list(APPEND TDLS_SIMD_ISAS avx2 avx512)
+  set(TDLS_SIMD_avx2_BYTES 32)
+  set(TDLS_SIMD_avx2_FLAGS -mavx2 -mfma)
+  set(TDLS_SIMD_avx512_BYTES 64)
+  set(TDLS_SIMD_avx512_FLAGS -mavx512f -mavx512dq -mavx512vl -mavx512bw -mavx2 -mfma)
+endif()

@@ -1,10 +1,14 @@
 // libtdls: backend availability and the CPU dispatch table.
 #include "registry.hpp"
 
+#include <cstdlib>
+#include <span>
+#include <cstring>
 #include <type_traits>
 
 #include <tdls/generated/instances.hpp>
 
+#include "cpu/simd/isa.hpp"
 #include "status.hpp"
 
 namespace tdls::runtime {
@@ -19,14 +23,104 @@ constexpr tdls_dtype_t dtype_of() {
 struct CpuInstance {
     tdls_dtype_t dtype;
     bool row_major;
-    int order; ///< 0: the dynamic solver
+    int order; ///< 0: the dynamic kernel
     kernels::cpu::RangeKernel kernel;
 };
 
+// One table per family; each ends with an empty entry, so that a family
+// left out of the build is an empty table rather than a zero-sized array.
 #define TDLS_CPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                                \
     CpuInstance{dtype_of<T>(), ROW_MAJOR, N, &kernels::cpu::solve_range<T, N, ROW_MAJOR>},
-constexpr CpuInstance cpu_instances[] = {TDLS_CPU_INSTANCES(TDLS_CPU_TABLE_ENTRY)};
+#define TDLS_SIMD_TABLE_ENTRY(ISA, T, N, ROW_MAJOR)                                                          \
+    CpuInstance{dtype_of<T>(), ROW_MAJOR, N, &kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
+#define TDLS_SIMD_GENERIC_ENTRY(T, N, ROW_MAJOR) TDLS_SIMD_TABLE_ENTRY(generic, T, N, ROW_MAJOR)
+#define TDLS_SIMD_AVX2_ENTRY(T, N, ROW_MAJOR) TDLS_SIMD_TABLE_ENTRY(avx2, T, N, ROW_MAJOR)
+#define TDLS_SIMD_AVX512_ENTRY(T, N, ROW_MAJOR) TDLS_SIMD_TABLE_ENTRY(avx512, T, N, ROW_MAJOR)
+constexpr CpuInstance scalar_instances[] = {TDLS_CPU_INSTANCES(TDLS_CPU_TABLE_ENTRY) CpuInstance{}};
+constexpr CpuInstance generic_instances[] = {TDLS_SIMD_GENERIC_INSTANCES(TDLS_SIMD_GENERIC_ENTRY)
+                                                 CpuInstance{}};
+constexpr CpuInstance avx2_instances[] = {TDLS_SIMD_AVX2_INSTANCES(TDLS_SIMD_AVX2_ENTRY) CpuInstance{}};
+constexpr CpuInstance avx512_instances[] = {TDLS_SIMD_AVX512_INSTANCES(TDLS_SIMD_AVX512_ENTRY) CpuInstance{}};
+#undef TDLS_SIMD_AVX512_ENTRY
+#undef TDLS_SIMD_AVX2_ENTRY
+#undef TDLS_SIMD_GENERIC_ENTRY
+#undef TDLS_SIMD_TABLE_ENTRY
 #undef TDLS_CPU_TABLE_ENTRY
+
+template <std::size_t Size>
+constexpr std::span<const CpuInstance> entries(const CpuInstance (&table)[Size]) {
+    return {table, Size - 1};
+}
+
+std::span<const CpuInstance> table_of(CpuFamily family) noexcept {
+    switch (family) {
+    case CpuFamily::SimdGeneric:
+        return entries(generic_instances);
+    case CpuFamily::SimdAvx2:
+        return entries(avx2_instances);
+    case CpuFamily::SimdAvx512:
+        return entries(avx512_instances);
+    case CpuFamily::Scalar:
+        break;
+    }
+    return entries(scalar_instances);
+}
+
+/// Whether this machine executes the instructions of the family's build
+/// flags (kernels/instances.cmake), the operating system's support of the
+/// wider registers included.
+bool machine_runs(CpuFamily family) noexcept {
+#if defined(__x86_64__) || defined(_M_X64)
+    __builtin_cpu_init();
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    switch (family) {
+    case CpuFamily::SimdAvx512:
+        return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+    case CpuFamily::SimdAvx2:
+        return avx2;
+    default:
+        return true;
+    }
+#else
+    return family == CpuFamily::Scalar || family == CpuFamily::SimdGeneric;
+#endif
+}
+
+bool usable(CpuFamily family) noexcept {
+    return (family == CpuFamily::Scalar || !table_of(family).empty()) && machine_runs(family);
+}
+
+CpuFamily choose_family() noexcept {
+    CpuFamily widest = CpuFamily::Scalar;
+    for (CpuFamily f : {CpuFamily::SimdGeneric, CpuFamily::SimdAvx2, CpuFamily::SimdAvx512})
+        if (usable(f)) widest = f;
+    const char* requested = std::getenv("TDLS_CPU_KERNEL");
+    if (requested == nullptr) return widest;
+    for (CpuFamily f :
+         {CpuFamily::Scalar, CpuFamily::SimdGeneric, CpuFamily::SimdAvx2, CpuFamily::SimdAvx512}) {
+        if (std::strcmp(requested, name(f)) != 0) continue;
+        // Narrower than the widest usable: honoured if usable; wider: capped.
+        while (!usable(f)) f = CpuFamily(int(f) - 1);
+        return int(f) < int(widest) ? f : widest;
+    }
+    return widest; // "auto" or an unknown name
+}
+
+int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
+    const int bytes = dtype == TDLS_FLOAT32 ? 4 : 8;
+    switch (family) {
+    case CpuFamily::SimdGeneric:
+        return kernels::cpu::simd::vector_bytes(kernels::cpu::simd::Isa::Generic) / bytes;
+    case CpuFamily::SimdAvx2:
+        return kernels::cpu::simd::vector_bytes(kernels::cpu::simd::Isa::Avx2) / bytes;
+    case CpuFamily::SimdAvx512:
+        return kernels::cpu::simd::vector_bytes(kernels::cpu::simd::Isa::Avx512) / bytes;
+    case CpuFamily::Scalar:
+        break;
+    }
+    return 1;
+}
 
 } // namespace
 
@@ -48,14 +142,36 @@ tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested) {
          ") has no plugin in this build; only the CPU backend is available");
 }
 
-kernels::cpu::RangeKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept {
+const char* name(CpuFamily family) noexcept {
+    switch (family) {
+    case CpuFamily::SimdGeneric:
+        return "generic";
+    case CpuFamily::SimdAvx2:
+        return "avx2";
+    case CpuFamily::SimdAvx512:
+        return "avx512";
+    case CpuFamily::Scalar:
+        break;
+    }
+    return "scalar";
+}
+
+CpuFamily cpu_family() noexcept {
+    static const CpuFamily family = choose_family(); // thread-safe, once
+    return family;
+}
+
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
+                                   CpuFamily family) noexcept {
+    if (n > kernels::cpu::simd::max_order) family = CpuFamily::Scalar;
     kernels::cpu::RangeKernel dynamic = nullptr;
-    for (const CpuInstance& instance : cpu_instances) {
+    for (const CpuInstance& instance : table_of(family)) {
         if (instance.dtype != dtype || instance.row_major != row_major) continue;
-        if (instance.order == n) return instance.kernel;
+        if (instance.order == n) return {instance.kernel, lanes_of(family, dtype)};
         if (instance.order == 0) dynamic = instance.kernel;
     }
-    return n <= TDLS_MAX_ORDER ? dynamic : nullptr;
+    if (dynamic == nullptr || n > TDLS_MAX_ORDER) return {};
+    return {dynamic, lanes_of(family, dtype)};
 }
 
 } // namespace tdls::runtime

@@ -18,8 +18,22 @@ bool backend_available(tdls_backend_t backend) noexcept;
 /// where the operands live). Throws BACKEND_UNAVAILABLE.
 tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested);
 
-/// The CPU kernel for (dtype, layout, n): the static instance of order n if
-/// one was compiled, else the dynamic one; null if neither exists.
-kernels::cpu::RangeKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept;
+/// The families of CPU kernels: one system per SIMD lane for each
+/// instruction set (orders up to 64), or one system per thread.
+enum class CpuFamily { Scalar, SimdGeneric, SimdAvx2, SimdAvx512 };
+
+const char* name(CpuFamily family) noexcept;
+
+/// The family the CPU backend uses, decided once per process: the widest
+/// instruction set that was built and that this machine runs, lowered by the
+/// environment variable TDLS_CPU_KERNEL (avx512, avx2, generic or scalar; a
+/// request the machine cannot honour falls back to the widest it can).
+CpuFamily cpu_family() noexcept;
+
+/// The CPU kernel for (dtype, layout, n) in `family`: the static instance of
+/// order n if one was compiled, else the dynamic one; run null if neither
+/// exists. Orders past the SIMD kernels' 64 go to the scalar family.
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
+                                   CpuFamily family = cpu_family()) noexcept;
 
 } // namespace tdls::runtime

@@ -12,6 +12,14 @@ namespace tdls::kernels::cpu {
 
 using RangeKernel = void (*)(const BatchCall& call, std::int64_t begin, std::int64_t end);
 
+/// A range kernel and the systems it solves together (its SIMD lanes; 1 for
+/// the one-system-per-thread solver): ranges start at multiples of it, so
+/// that only the last range of a call has a partial tile.
+struct CpuKernel {
+    RangeKernel run = nullptr;
+    int lanes = 1;
+};
+
 /// StaticN > 0: the static solver of that order; 0: the dynamic solver, any
 /// order up to TDLS_MAX_ORDER. Instantiated only by the generated sources.
 template <typename T, int StaticN, bool RowMajor>

@@ -9,24 +9,27 @@
 
 namespace tdls::runtime::cpu {
 
-std::int64_t grain_size(std::int64_t n, std::int64_t nrhs) noexcept {
+std::int64_t grain_size(std::int64_t n, std::int64_t nrhs, int lanes) noexcept {
     // About 2^16 flops per task: a task costs ~1 microsecond to schedule.
     const std::int64_t flops =
-        std::max<std::int64_t>(1, n * n * n + 2 * n * n * std::max<std::int64_t>(nrhs, 1));
+        std::max<std::int64_t>(1, n * n * n + 2 * n * n * std::max<std::int64_t>(nrhs, 1)) * lanes;
     return std::max<std::int64_t>(1, (std::int64_t(1) << 16) / flops);
 }
 
-void run(const kernels::BatchCall& call, kernels::cpu::RangeKernel kernel, Arena* arena) {
+void run(const kernels::BatchCall& call, kernels::cpu::CpuKernel kernel, Arena* arena) {
     const std::int64_t batch = call.operands.batch;
-    const std::int64_t grain = grain_size(call.operands.n, call.operands.nrhs);
+    const std::int64_t lanes = kernel.lanes;
+    const std::int64_t tiles = (batch + lanes - 1) / lanes;
+    const std::int64_t grain = grain_size(call.operands.n, call.operands.nrhs, kernel.lanes);
     const auto solve_all = [&] {
-        if (batch <= grain) { // one task: no scheduling at all
-            kernel(call, 0, batch);
+        if (tiles <= grain) { // one task: no scheduling at all
+            kernel.run(call, 0, batch);
             return;
         }
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::int64_t>(0, batch, grain),
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::int64_t>(0, tiles, grain),
                                   [&](const oneapi::tbb::blocked_range<std::int64_t>& range) {
-                                      kernel(call, range.begin(), range.end());
+                                      kernel.run(call, range.begin() * lanes,
+                                                 std::min(range.end() * lanes, batch));
                                   });
     };
     if (arena)

@@ -10,10 +10,12 @@ namespace tdls::runtime::cpu {
 
 class Arena;
 
-/// Solves every system of the call; returns when done.
-void run(const kernels::BatchCall& call, kernels::cpu::RangeKernel kernel, Arena* arena);
+/// Solves every system of the call; returns when done. Tasks get whole
+/// tiles of kernel.lanes systems.
+void run(const kernels::BatchCall& call, kernels::cpu::CpuKernel kernel, Arena* arena);
 
-/// Systems per task: enough arithmetic per task to amortize its scheduling.
-std::int64_t grain_size(std::int64_t n, std::int64_t nrhs) noexcept;
+/// Tiles of `lanes` systems per task: enough arithmetic per task to amortize
+/// its scheduling.
+std::int64_t grain_size(std::int64_t n, std::int64_t nrhs, int lanes) noexcept;
 
 } // namespace tdls::runtime::cpu

@@ -1,0 +1,113 @@
+// libtdls: definition of the SIMD range kernel of one instruction set; included
+// by the generated instantiation sources of that ISA only (TDLS_SIMD_ISA names
+// the namespace, TDLS_SIMD_BYTES the vector width).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <new>
+
+#include "../../common/batch_call.hpp"
+#include "tile_io.hpp"
+#include "tile_lu.hpp"
+
+#ifndef TDLS_SIMD_BYTES
+#error "TDLS_SIMD_BYTES must give the vector width of this translation unit"
+#endif
+
+namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+/// Lanes of T in one vector of this ISA.
+template <typename T>
+inline constexpr int lanes = TDLS_SIMD_BYTES / int(sizeof(T));
+
+/// The memory of one range: a tile, its pivots and exchanged rows, and a block
+/// of right-hand sides; one allocation, cache-line aligned.
+template <typename T, int W>
+class RangeScratch {
+  public:
+    using Index = typename Lanes<T, W>::Index;
+    static constexpr std::size_t alignment = 64;
+    /// Right-hand sides are solved in blocks of at most ~64 KiB.
+    static int rhs_block(int n, std::int64_t nrhs) noexcept {
+        const std::int64_t fit = std::max<std::int64_t>(1, (64 << 10) / (std::int64_t(n) * W * sizeof(T)));
+        return int(std::max<std::int64_t>(1, std::min(nrhs, fit)));
+    }
+
+    /// ld: the tile's padded column height; its padding rows start at zero.
+    RangeScratch(int n, int ld, int rhs_columns)
+        : matrix_(round(std::size_t(ld) * n * W * sizeof(T))),
+          pivots_(round(std::size_t(n) * W * sizeof(Index))),
+          swaps_(round(std::size_t(n) * sizeof(std::uint64_t))),
+          rhs_(std::size_t(n) * rhs_columns * W * sizeof(T)),
+          memory_(static_cast<unsigned char*>(
+              ::operator new(matrix_ + pivots_ + swaps_ + rhs_, std::align_val_t(alignment)))) {
+        __builtin_memset(memory_, 0, matrix_);
+    }
+    ~RangeScratch() { ::operator delete(memory_, std::align_val_t(alignment)); }
+    RangeScratch(const RangeScratch&) = delete;
+    RangeScratch& operator=(const RangeScratch&) = delete;
+
+    T* matrix() const noexcept { return reinterpret_cast<T*>(memory_); }
+    Index* pivots() const noexcept { return reinterpret_cast<Index*>(memory_ + matrix_); }
+    std::uint64_t* swaps() const noexcept {
+        return reinterpret_cast<std::uint64_t*>(memory_ + matrix_ + pivots_);
+    }
+    T* rhs() const noexcept { return reinterpret_cast<T*>(memory_ + matrix_ + pivots_ + swaps_); }
+
+  private:
+    static std::size_t round(std::size_t bytes) noexcept {
+        return (bytes + alignment - 1) / alignment * alignment;
+    }
+    std::size_t matrix_, pivots_, swaps_, rhs_;
+    unsigned char* memory_;
+};
+
+/// Solves systems [begin, end) of the call, W at a time (the last tile may be
+/// partial). StaticN > 0: compiled for that order; 0: any order up to 64.
+template <typename T, int StaticN, bool RowMajor>
+void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
+    constexpr int W = lanes<T>;
+    using L = Lanes<T, W>;
+    using M = typename L::M;
+    using Index = typename L::Index;
+    const BatchOperands& ops = call.operands;
+    const int n = StaticN > 0 ? StaticN : int(ops.n);
+    const bool solves = call.operation != Operation::Getrf && ops.nrhs > 0;
+    const int block = solves ? RangeScratch<T, W>::rhs_block(n, ops.nrhs) : 0;
+    using Tile = simd::TDLS_SIMD_ISA::Tile<T, W, StaticN>;
+    const RangeScratch<T, W> scratch(n, Tile::padded(n), block);
+    const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps());
+    const T tau = T(call.pivot_threshold);
+
+    for (std::int64_t first = begin; first < end; first += W) {
+        const int count = int(std::min<std::int64_t>(W, end - first));
+        const TileSystems<T, W> systems = systems_of<T, W>(ops, first, count);
+        load_matrices(tile, systems);
+        M written = L::splat_index(-1); // getrs writes every solution
+        if (call.operation == Operation::Getrs) {
+            load_pivots(tile, systems);
+            index_exchanges(tile);
+        } else {
+            const M info = factor(tile, tau);
+            store_matrices(tile, systems);
+            store_pivots(tile, systems);
+            for (int l = 0; l < count; ++l) ops.info[first + l] = std::int32_t(info[l]);
+            written = info == Index(0);
+        }
+        if (!solves) continue;
+        for (std::int64_t column = 0; column < ops.nrhs; column += block) {
+            const int columns = int(std::min<std::int64_t>(block, ops.nrhs - column));
+            load_rhs(scratch.rhs(), n, systems, column, columns);
+            solve(tile, scratch.rhs(), columns, RowMajor);
+            store_rhs(scratch.rhs(), n, systems, column, columns, written);
+        }
+    }
+}
+
+} // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
+
+/// One explicit instantiation line of a generated source.
+#define TDLS_SIMD_INSTANTIATE(T, N, ROW_MAJOR)                                                               \
+    template void tdls::kernels::cpu::simd::TDLS_SIMD_ISA::solve_range<T, N, ROW_MAJOR>(                     \
+        const tdls::kernels::BatchCall&, std::int64_t, std::int64_t);

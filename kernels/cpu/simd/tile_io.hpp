@@ -1,0 +1,225 @@
+// libtdls: moving W systems of a batch between the caller's memory and a
+// tile (lane l = system first + l). Three ways, fastest first:
+// - W consecutive systems of one interleaved block are already side by side
+//   in memory: whole vectors, no shuffle;
+// - a full tile whose systems store runs of at least W consecutive elements
+//   (a packed matrix, or columns of order >= W): vector loads of each
+//   system's run and W x W transposes (transpose.hpp);
+// - anything else (order < W with padding, steps other than 1, the last,
+//   partial tile): element by element through each system's view.
+// Lanes past the end of the range hold an identity system, read and written
+// nowhere.
+#pragma once
+
+#include <cstdint>
+
+#include "../../common/batch_accessor.hpp"
+#include "tile_lu.hpp"
+#include "transpose.hpp"
+
+namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+/// Where the systems of one tile live.
+template <typename T, int W>
+struct TileSystems {
+    SystemView<T> view[W];
+    int count;         ///< systems in the tile, 1..W; the other lanes are padding
+    bool side_by_side; ///< lanes are consecutive elements of one interleaved block
+};
+
+template <typename T, int W>
+TileSystems<T, W> systems_of(const BatchOperands& ops, std::int64_t first, int count) noexcept {
+    TileSystems<T, W> s;
+    s.count = count;
+    for (int l = 0; l < count; ++l) s.view[l] = view_of<T>(ops, first + l);
+    s.side_by_side = ops.form == BatchForm::Interleaved && count == W && first % ops.block + W <= ops.block;
+    return s;
+}
+
+/// Whether each matrix is stored exactly as its lane of the tile: one run.
+template <typename T, int W>
+bool packed_like_tile(const TileSystems<T, W>& s, int n, int ld) noexcept {
+    return s.view[0].a_col == n && ld == n;
+}
+
+/// Whether a full tile's matrices move as runs: consecutive rows (step 1) and
+/// runs of at least W elements, packed or per column.
+template <typename T, int W>
+bool runs_of_matrix(const TileSystems<T, W>& s, int n, int ld) noexcept {
+    const SystemView<T>& v = s.view[0];
+    return s.count == W && v.a_row == 1 && (packed_like_tile(s, n, ld) ? n * n >= W : n >= W);
+}
+
+/// The same for columns [0, columns) of the right-hand sides.
+template <typename T, int W>
+bool runs_of_rhs(const TileSystems<T, W>& s, int n, int columns) noexcept {
+    const SystemView<T>& v = s.view[0];
+    return s.count == W && v.b_row == 1 && (v.b_col == n ? n * columns >= W : n >= W);
+}
+
+template <typename T, int W, int N>
+void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    using L = Lanes<T, W>;
+    const int n = t.order();
+    const SystemView<T>& first = s.view[0];
+    if (s.side_by_side) {
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+                L::store(t.at(i, j), L::load(first.A + i * first.a_row + j * first.a_col));
+        return;
+    }
+    if (runs_of_matrix(s, n, t.ld())) {
+        const T* src[W];
+        if (packed_like_tile(s, n, t.ld())) {
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].A;
+            gather_runs<T, W>(t.at(0, 0), src, n * n);
+            return;
+        }
+        for (int j = 0; j < n; ++j) {
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].A + j * first.a_col;
+            gather_runs<T, W>(t.at(0, j), src, n);
+        }
+        return;
+    }
+    for (int l = 0; l < s.count; ++l) {
+        const SystemView<T>& v = s.view[l];
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) t.at(i, j)[l] = v.A[i * v.a_row + j * v.a_col];
+    }
+    for (int l = s.count; l < W; ++l)
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) t.at(i, j)[l] = i == j ? T(1) : T(0);
+}
+
+template <typename T, int W, int N>
+void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    using L = Lanes<T, W>;
+    const int n = t.order();
+    const SystemView<T>& first = s.view[0];
+    if (s.side_by_side) {
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+                L::store(first.A + i * first.a_row + j * first.a_col, L::load(t.at(i, j)));
+        return;
+    }
+    if (runs_of_matrix(s, n, t.ld())) {
+        T* dst[W];
+        bool all[W];
+        for (int l = 0; l < W; ++l) all[l] = true;
+        if (packed_like_tile(s, n, t.ld())) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A;
+            scatter_runs<T, W>(t.at(0, 0), dst, n * n, all);
+            return;
+        }
+        for (int j = 0; j < n; ++j) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A + j * first.a_col;
+            scatter_runs<T, W>(t.at(0, j), dst, n, all);
+        }
+        return;
+    }
+    for (int l = 0; l < s.count; ++l) {
+        const SystemView<T>& v = s.view[l];
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) v.A[i * v.a_row + j * v.a_col] = t.at(i, j)[l];
+    }
+}
+
+/// LAPACK's 1-based swap sequence out of the 0-based pivot rows.
+template <typename T, int W, int N>
+void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    for (int l = 0; l < s.count; ++l) {
+        const SystemView<T>& v = s.view[l];
+        if (!v.ipiv) continue;
+        for (int k = 0; k < t.order(); ++k) v.ipiv[k * v.ipiv_step] = std::int32_t(t.pivot(k)[l] + 1);
+    }
+}
+
+/// Pivots in from LAPACK's swap sequence (validated by the caller); padding
+/// lanes exchange nothing.
+template <typename T, int W, int N>
+void load_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    for (int k = 0; k < t.order(); ++k) {
+        auto* pivot = t.pivot(k);
+        for (int l = 0; l < s.count; ++l) pivot[l] = s.view[l].ipiv[k * s.view[l].ipiv_step] - 1;
+        for (int l = s.count; l < W; ++l) pivot[l] = k;
+    }
+}
+
+/// Columns [first_column, first_column + columns) of each system's B into
+/// the tile's right-hand-side block b[(c*n + i)*W + l].
+template <typename T, int W>
+void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns) noexcept {
+    using L = Lanes<T, W>;
+    const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
+    if (s.side_by_side) {
+        const SystemView<T>& v = s.view[0];
+        for (int c = 0; c < columns; ++c)
+            for (int i = 0; i < n; ++i)
+                L::store(at(i, c), L::load(v.B + i * v.b_row + (first_column + c) * v.b_col));
+        return;
+    }
+    if (runs_of_rhs(s, n, columns)) {
+        const std::int64_t step = s.view[0].b_col;
+        const T* src[W];
+        if (step == n) { // packed columns: one run
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + first_column * step;
+            gather_runs<T, W>(b, src, n * columns);
+            return;
+        }
+        for (int c = 0; c < columns; ++c) {
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + (first_column + c) * step;
+            gather_runs<T, W>(at(0, c), src, n);
+        }
+        return;
+    }
+    for (int l = 0; l < s.count; ++l) {
+        const SystemView<T>& v = s.view[l];
+        for (int c = 0; c < columns; ++c)
+            for (int i = 0; i < n; ++i) at(i, c)[l] = v.B[i * v.b_row + (first_column + c) * v.b_col];
+    }
+    for (int l = s.count; l < W; ++l)
+        for (int c = 0; c < columns; ++c)
+            for (int i = 0; i < n; ++i) at(i, c)[l] = T(0);
+}
+
+/// The solutions back, in the lanes of `written` only (all ones: write; the
+/// caller's B of the other lanes keeps every bit it had).
+template <typename T, int W>
+void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns,
+               typename Lanes<T, W>::M written) noexcept {
+    using L = Lanes<T, W>;
+    const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
+    if (s.side_by_side) {
+        const SystemView<T>& v = s.view[0];
+        for (int c = 0; c < columns; ++c)
+            for (int i = 0; i < n; ++i) {
+                T* const out = v.B + i * v.b_row + (first_column + c) * v.b_col;
+                L::store(out, written ? L::load(at(i, c)) : L::load(out));
+            }
+        return;
+    }
+    if (runs_of_rhs(s, n, columns)) {
+        const std::int64_t step = s.view[0].b_col;
+        bool lanes[W];
+        for (int l = 0; l < W; ++l) lanes[l] = written[l] != 0;
+        T* dst[W];
+        if (step == n) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + first_column * step;
+            scatter_runs<T, W>(b, dst, n * columns, lanes);
+            return;
+        }
+        for (int c = 0; c < columns; ++c) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + (first_column + c) * step;
+            scatter_runs<T, W>(at(0, c), dst, n, lanes);
+        }
+        return;
+    }
+    for (int l = 0; l < s.count; ++l) {
+        if (!written[l]) continue;
+        const SystemView<T>& v = s.view[l];
+        for (int c = 0; c < columns; ++c)
+            for (int i = 0; i < n; ++i) v.B[i * v.b_row + (first_column + c) * v.b_col] = at(i, c)[l];
+    }
+}
+
+} // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA

@@ -1,0 +1,276 @@
+// libtdls: LU with partial pivoting of W systems at once, one system per SIMD
+// lane: the textbook right-looking elimination of LAPACK's dgetf2, with every
+// scalar of it replaced by a vector of W lanes. Each lane makes its own pivot
+// choice; rows are exchanged under lane masks, so that no lane ever waits for
+// another and nothing leaves the vector registers but whole vectors.
+//
+// The arithmetic of every lane, operation by operation, is that of the
+// cooperative solver on one thread (detail/engine.hpp): the same pivot rule
+// (LAPACK's first largest magnitude, relaxed by the threshold tau, NaNs never
+// chosen from below), the same singular rule (largest candidate below the
+// smallest normal number, then a multiplier scale of 1), reciprocal-scaled
+// multipliers, divided substitutions. Compiled without contraction of
+// multiply-adds, the two are bitwise equal (tests/test_simd_tile.cpp); the
+// library's instances contract them into FMAs.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+#include "lanes.hpp"
+
+namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+/// The working copy of W systems of order n: element (i, j) of lane l at
+/// a[(j*ld + i)*W + l] (column-major, a vector per element, columns padded to
+/// ld = a multiple of the row block with rows that stay zero), the pivot row
+/// chosen at each step per lane, and per step the set of rows that some lane
+/// exchanges with it (n <= 64: one bit per row).
+template <typename T, int W, int StaticN>
+class Tile {
+  public:
+    using L = Lanes<T, W>;
+    using Index = typename L::Index;
+    using V = typename L::V;
+    using M = typename L::M;
+    static constexpr int max_order = 64;
+    static_assert(StaticN >= 0 && StaticN <= max_order);
+    /// Rows of a column updated together in registers (tile_lu's factor).
+    static constexpr int row_block = StaticN > 0 && StaticN < 8 ? StaticN : 8;
+    static constexpr int padded(int n) noexcept { return (n + row_block - 1) / row_block * row_block; }
+
+    Tile(int n, T* a, Index* pivots, std::uint64_t* swaps) noexcept
+        : n_(StaticN > 0 ? StaticN : n), ld_(padded(n_)), a_(a), pivots_(pivots), swaps_(swaps) {}
+
+    constexpr int order() const noexcept {
+        if constexpr (StaticN > 0)
+            return StaticN;
+        else
+            return n_;
+    }
+    constexpr int ld() const noexcept {
+        if constexpr (StaticN > 0)
+            return padded(StaticN);
+        else
+            return ld_;
+    }
+    T* at(int i, int j) const noexcept { return a_ + (std::int64_t(j) * ld() + i) * W; }
+    Index* pivot(int k) const noexcept { return pivots_ + std::int64_t(k) * W; }
+    std::uint64_t& swaps(int k) const noexcept { return swaps_[k]; }
+
+  private:
+    int n_, ld_;
+    T* a_;
+    Index* pivots_;
+    std::uint64_t* swaps_;
+};
+
+/// Exchanges, in each lane whose pivot of step k is row r, rows k and r of a
+/// column-major block of vectors (`columns` columns, `ld` vectors apart).
+template <typename T, int W>
+inline void exchange_rows(T* block, std::int64_t ld, int columns, int k, std::uint64_t rows,
+                          typename Lanes<T, W>::M pivot) noexcept {
+    using L = Lanes<T, W>;
+    while (rows) {
+        const int r = __builtin_ctzll(rows);
+        rows &= rows - 1;
+        const typename L::M lanes = pivot == typename L::Index(r);
+        for (int c = 0; c < columns; ++c) {
+            T* const x = block + (c * ld + k) * W;
+            T* const y = block + (c * ld + r) * W;
+            const typename L::V vx = L::load(x), vy = L::load(y);
+            L::store(x, lanes ? vy : vx);
+            L::store(y, lanes ? vx : vy);
+        }
+    }
+}
+
+/// Exchanges row k with each lane's pivot row of step k across the tile,
+/// lane by lane: a lane's exchange moves 2n scalars, where a masked exchange
+/// of vectors would move 2n vectors for every distinct pivot row.
+template <typename T, int W, int N>
+inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
+    const auto* pivot = t.pivot(k);
+    const int n = t.order();
+    const std::int64_t column = std::int64_t(t.ld()) * W;
+#if defined(__AVX512F__)
+    if constexpr (W * sizeof(T) == 64) {
+        using L = Lanes<T, W>;
+        typename L::M lane;
+        for (int l = 0; l < W; ++l) lane[l] = l;
+        const typename L::M offset = (L::load(pivot) - k) * W + lane;
+        for (int c = 0; c < n; ++c) {
+            T* const row = t.at(k, c);
+            const typename L::V x = L::load(row);
+            typename L::V y;
+            if constexpr (sizeof(T) == 8) {
+                y = (typename L::V)_mm512_mask_i64gather_pd((__m512d)x, 0xff, (__m512i)offset, row, 8);
+                L::store(row, y);
+                _mm512_i64scatter_pd(row, (__m512i)offset, (__m512d)x, 8);
+            } else {
+                y = (typename L::V)_mm512_mask_i32gather_ps((__m512)x, 0xffff, (__m512i)offset, row, 4);
+                L::store(row, y);
+                _mm512_i32scatter_ps(row, (__m512i)offset, (__m512)x, 4);
+            }
+        }
+        return;
+    }
+#endif
+    for (int l = 0; l < W; ++l) {
+        const int r = int(pivot[l]);
+        if (r == k) continue;
+        T* x = t.at(k, 0) + l;
+        T* y = t.at(r, 0) + l;
+        for (int c = 0; c < n; ++c, x += column, y += column) {
+            const T v = *x;
+            *x = *y;
+            *y = v;
+        }
+    }
+}
+
+/// The set of rows exchanged with row k, from the pivots of step k.
+template <typename T, int W, int N>
+inline std::uint64_t rows_exchanged_at(const Tile<T, W, N>& t, int k) noexcept {
+    std::uint64_t rows = 0;
+    const auto* pivot = t.pivot(k);
+    for (int l = 0; l < W; ++l)
+        if (pivot[l] != k) rows |= std::uint64_t(1) << pivot[l];
+    return rows;
+}
+
+/// Applies to column j the updates of the steps before it, row block by row
+/// block held in registers: a(i, j) -= l(i, k) a(k, j) for k < min(i, j), in
+/// increasing k, exactly the sequence the right-looking elimination applies to
+/// that element (the rows of l travel with every exchange, so the values
+/// match too), but each element is loaded and stored once per column rather
+/// than once per step.
+template <typename T, int W, int N>
+inline void update_column(const Tile<T, W, N>& t, int j) noexcept {
+    using L = Lanes<T, W>;
+    using V = typename L::V;
+    constexpr int RB = Tile<T, W, N>::row_block;
+    const int n = t.order();
+    for (int i0 = 0; i0 < n; i0 += RB) {
+        V acc[RB];
+        for (int r = 0; r < RB; ++r) acc[r] = L::load(t.at(i0 + r, j));
+        // Steps above the block update all of its rows.
+        const int above = i0 < j ? i0 : j;
+        for (int k = 0; k < above; ++k) {
+            const V u = L::load(t.at(k, j));
+            for (int r = 0; r < RB; ++r) acc[r] = acc[r] - L::load(t.at(i0 + r, k)) * u;
+        }
+        // Steps inside the block update the rows below them.
+#pragma GCC unroll 8
+        for (int q = 0; q < RB; ++q) {
+            if (i0 + q >= j) break;
+#pragma GCC unroll 8
+            for (int r = q + 1; r < RB; ++r) acc[r] = acc[r] - L::load(t.at(i0 + r, i0 + q)) * acc[q];
+        }
+        for (int r = 0; r < RB; ++r)
+            if (i0 + r < n) L::store(t.at(i0 + r, j), acc[r]);
+    }
+}
+
+/// Factors the W systems in place (P A = L U per lane, LAPACK's format) and
+/// records the pivots; returns each lane's info (0, or the first singular
+/// column, 1-based). Left-looking: column k receives its updates
+/// (update_column), then its pivot is chosen, its rows exchanged across the
+/// whole tile, and its multipliers scaled.
+template <typename T, int W, int N>
+typename Lanes<T, W>::M factor(const Tile<T, W, N>& t, T tau) noexcept {
+    using L = Lanes<T, W>;
+    using V = typename L::V;
+    using M = typename L::M;
+    using Index = typename L::Index;
+    const int n = t.order();
+    const V one = L::splat(T(1)), zero = V{}, floor = L::splat(std::numeric_limits<T>::min());
+    const V relax = L::splat(tau);
+    const bool relaxed = tau < T(1);
+    M info = M{};
+    for (int k = 0; k < n; ++k) {
+        if (k > 0) update_column(t, k);
+        // First largest magnitude strictly below the diagonal (NaN never wins).
+        const V in_place = L::magnitude(L::load(t.at(k, k)));
+        V best = L::splat(T(-1));
+        M below = L::splat_index(-1);
+        for (int i = k + 1; i < n; ++i) {
+            const V m = L::magnitude(L::load(t.at(i, k)));
+            const M better = m > best;
+            best = better ? m : best;
+            below = better ? L::splat_index(Index(i)) : below;
+        }
+        // The row in place stays unless a row below is strictly larger, or,
+        // under a relaxed threshold, while it reaches tau times that row.
+        const M larger_below = (below >= 0) & (best > in_place);
+        M stays = ~larger_below;
+        if (relaxed) stays |= (in_place >= relax * best) & (in_place >= floor) & (in_place > zero);
+        const V largest = larger_below ? best : in_place;
+        const M pivot = stays ? L::splat_index(Index(k)) : below;
+        L::store(t.pivot(k), pivot);
+        const M singular = (largest < floor) | (largest == zero);
+        info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
+
+        const std::uint64_t rows = rows_exchanged_at(t, k);
+        t.swaps(k) = rows;
+        if (rows) exchange_lane_rows(t, k);
+
+        const V reciprocal = singular ? one : one / L::load(t.at(k, k));
+        for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
+    }
+    return info;
+}
+
+/// After pivots were loaded from LAPACK's swap sequence (getrs): the rows
+/// each step exchanges.
+template <typename T, int W, int N>
+void index_exchanges(const Tile<T, W, N>& t) noexcept {
+    for (int k = 0; k < t.order(); ++k) t.swaps(k) = rows_exchanged_at(t, k);
+}
+
+/// Solves A X = B for `columns` right-hand sides of the W factored systems:
+/// B's element (i, c) of lane l at b[(c*n + i)*W + l], overwritten by X.
+/// Column-major: L U = P A, so P b, then L y = P b, U x = y. Row-major: the
+/// factors are those of A^T = P^T L U, so U^T z = b, L^T w = z, x = P^T w.
+template <typename T, int W, int N>
+void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
+    using L = Lanes<T, W>;
+    using V = typename L::V;
+    const int n = t.order();
+    const auto x = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
+    if (!row_major) {
+        for (int k = 0; k < n; ++k)
+            if (t.swaps(k)) exchange_rows<T, W>(b, n, columns, k, t.swaps(k), L::load(t.pivot(k)));
+        for (int c = 0; c < columns; ++c) {
+            for (int k = 0; k < n; ++k) {
+                const V y = L::load(x(k, c));
+                for (int i = k + 1; i < n; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(i, k)) * y);
+            }
+            for (int k = n - 1; k >= 0; --k) {
+                const V v = L::load(x(k, c)) / L::load(t.at(k, k));
+                L::store(x(k, c), v);
+                for (int i = 0; i < k; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(i, k)) * v);
+            }
+        }
+        return;
+    }
+    for (int c = 0; c < columns; ++c) {
+        for (int i = 0; i < n; ++i) {
+            const V z = L::load(x(i, c)) / L::load(t.at(i, i));
+            L::store(x(i, c), z);
+            for (int j = i + 1; j < n; ++j) L::store(x(j, c), L::load(x(j, c)) - L::load(t.at(i, j)) * z);
+        }
+        for (int j = n - 1; j >= 0; --j) {
+            const V w = L::load(x(j, c));
+            for (int i = 0; i < j; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(j, i)) * w);
+        }
+    }
+    for (int k = n - 1; k >= 0; --k)
+        if (t.swaps(k)) exchange_rows<T, W>(b, n, columns, k, t.swaps(k), L::load(t.pivot(k)));
+}
+
+} // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA

@@ -1,0 +1,250 @@
+// The SIMD kernels (kernels/cpu/simd/) against the one-system-per-thread
+// cooperative solver, bit for bit: every order 1..64, both layouts, the three
+// batch forms (with leading-dimension padding, stride gaps, shuffled pointer
+// arrays, interleaved blocks narrower, equal and wider than a tile), gesv
+// with 0, 1 and 3 right-hand sides, getrf and getrs, tau = 1 and 0.6, ranges
+// that start and end inside a tile, static and dynamic instances; systems
+// random, pivot-heavy, full of magnitude ties, singular, subnormal and NaN.
+// Both sides are compiled here without contracted multiply-adds, where the
+// kernel's lane arithmetic is the engine's operation for operation.
+//
+// Included by one source per vector width, after TDLS_SIMD_ISA,
+// TDLS_SIMD_BYTES and TDLS_TILE_TEST_WIDTH (a string for the test names).
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "cpu/simd/simd_range.hpp"
+#include "cpu/solve_range.hpp"
+#include "matrices.hpp"
+
+namespace {
+
+using tdls::kernels::BatchCall;
+using tdls::kernels::BatchForm;
+using tdls::kernels::Operation;
+namespace simd = tdls::kernels::cpu::simd::TDLS_SIMD_ISA;
+
+enum class Fill { Random, PivotHeavy, Ties, ZeroColumn, Subnormal, NaN };
+constexpr Fill all_fills[] = {Fill::Random,     Fill::PivotHeavy, Fill::Ties,
+                              Fill::ZeroColumn, Fill::Subnormal,  Fill::NaN};
+
+/// System s of the batch, packed column-major; the fill rotates with s so that
+/// every tile mixes kinds (a singular lane beside regular ones).
+template <typename T>
+std::vector<T> system_matrix(Fill first, int n, std::int64_t s) {
+    const Fill fill = all_fills[(int(first) + s) % 6];
+    std::vector<T> S = tdls_test::make_matrix<T>(
+        fill == Fill::PivotHeavy ? tdls_test::Kind::PivotHeavy : tdls_test::Kind::Uniform, n, 1000 + s);
+    std::mt19937 rng(unsigned(s * 31 + n));
+    switch (fill) {
+    case Fill::Ties: // small integers: equal magnitudes everywhere, first maximum decides
+        for (auto& e : S) e = T(int(rng() % 5) - 2);
+        break;
+    case Fill::ZeroColumn:
+        for (int r = 0; r < n; ++r) S[std::size_t(n / 2) * n + r] = T(0);
+        break;
+    case Fill::Subnormal: // a column below the singular floor, not zero
+        for (int r = 0; r < n; ++r)
+            S[std::size_t(n - 1) * n + r] *= std::numeric_limits<T>::denorm_min() * T(4);
+        break;
+    case Fill::NaN:
+        S[std::size_t(rng() % (unsigned(n) * n))] = std::numeric_limits<T>::quiet_NaN();
+        break;
+    default:
+        break;
+    }
+    return S;
+}
+
+/// A whole batch in one form, every element outside the systems a sentinel.
+template <typename T>
+struct Batch {
+    BatchCall call;
+    std::vector<T> A, B;
+    std::vector<std::int32_t> ipiv, info;
+    std::vector<void*> A_ptr, B_ptr;
+    std::vector<std::int32_t*> ipiv_ptr;
+
+    Batch(BatchForm form, bool row_major, int n, int nrhs, std::int64_t batch, std::int64_t block, Fill fill,
+          Operation op, double tau) {
+        auto& o = call.operands;
+        call.operation = op;
+        call.pivot_threshold = tau;
+        o.form = form;
+        o.row_major = row_major;
+        o.n = n;
+        o.nrhs = nrhs;
+        o.batch = batch;
+        if (form == BatchForm::Interleaved) {
+            o.block = block;
+            const std::int64_t blocks = (batch + block - 1) / block;
+            A.assign(std::size_t(blocks * block * n * n), T(-77.25));
+            B.assign(std::size_t(blocks * block * n * std::max(nrhs, 1)), T(-77.25));
+            ipiv.assign(std::size_t(blocks * block * n), -7);
+        } else {
+            o.lda = n + 2;
+            o.strideA = o.lda * n + 3;
+            o.ldb = row_major ? nrhs + 1 : n + 1;
+            o.strideB = o.ldb * (row_major ? n : std::max(nrhs, 1)) + 2;
+            o.strideIpiv = n + 1;
+            A.assign(std::size_t(o.strideA * batch), T(-77.25));
+            B.assign(std::size_t(o.strideB * batch), T(-77.25));
+            ipiv.assign(std::size_t(o.strideIpiv * batch), -7);
+        }
+        info.assign(std::size_t(batch), -9);
+        o.info = info.data();
+        if (form == BatchForm::Pointers) {
+            // Systems in the buffer in reverse order of the batch.
+            for (std::int64_t s = 0; s < batch; ++s) {
+                const std::int64_t at = batch - 1 - s;
+                A_ptr.push_back(A.data() + at * o.strideA);
+                B_ptr.push_back(B.data() + at * o.strideB);
+                ipiv_ptr.push_back(ipiv.data() + at * o.strideIpiv);
+            }
+            o.A_array = A_ptr.data();
+            o.B_array = nrhs > 0 ? B_ptr.data() : nullptr;
+            o.ipiv_array = ipiv_ptr.data();
+        } else {
+            o.A = A.data();
+            o.B = nrhs > 0 ? B.data() : nullptr;
+            o.ipiv = ipiv.data();
+        }
+        std::mt19937 rng(unsigned(n * 131 + nrhs));
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (std::int64_t s = 0; s < batch; ++s) {
+            const auto v = tdls::kernels::view_of<T>(o, s);
+            const std::vector<T> S = system_matrix<T>(fill, n, s);
+            for (int c = 0; c < n; ++c)
+                for (int r = 0; r < n; ++r) v.A[r * v.a_row + c * v.a_col] = S[std::size_t(c) * n + r];
+            for (int k = 0; k < nrhs; ++k)
+                for (int i = 0; i < n; ++i) v.B[i * v.b_row + k * v.b_col] = T(u(rng));
+        }
+    }
+
+    /// getrs needs factors and pivots: those of the oracle's getrf.
+    template <typename Other>
+    void take_factors(const Other& factored) {
+        A = factored.A;
+        ipiv = factored.ipiv;
+    }
+};
+
+template <typename T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+template <typename T>
+bool same_results(const Batch<T>& a, const Batch<T>& b) {
+    return same_bits(a.A, b.A) && same_bits(a.B, b.B) && same_bits(a.ipiv, b.ipiv) &&
+           same_bits(a.info, b.info);
+}
+
+/// The SIMD kernel of order n: the static instance where one is compiled
+/// here, else the dynamic one; over ranges that split tiles.
+template <typename T, bool RowMajor>
+void run_simd(const BatchCall& call, bool use_static) {
+    const std::int64_t batch = call.operands.batch;
+    const int n = int(call.operands.n);
+    auto kernel = &simd::solve_range<T, 0, RowMajor>;
+    if (use_static) {
+        if (n == 1) kernel = &simd::solve_range<T, 1, RowMajor>;
+        if (n == 2) kernel = &simd::solve_range<T, 2, RowMajor>;
+        if (n == 3) kernel = &simd::solve_range<T, 3, RowMajor>;
+        if (n == 5) kernel = &simd::solve_range<T, 5, RowMajor>;
+        if (n == 8) kernel = &simd::solve_range<T, 8, RowMajor>;
+        if (n == 16) kernel = &simd::solve_range<T, 16, RowMajor>;
+    }
+    const std::int64_t cut = std::min<std::int64_t>(batch, 3); // not a multiple of any width
+    kernel(call, 0, cut);
+    kernel(call, cut, batch);
+}
+
+template <typename T, bool RowMajor>
+void run_scalar(const BatchCall& call) {
+    tdls::kernels::cpu::solve_range<T, 0, RowMajor>(call, 0, call.operands.batch);
+}
+
+struct Counts {
+    int cases = 0, mismatches = 0;
+};
+
+template <typename T, bool RowMajor>
+void compare(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, double tau, bool use_static,
+             Counts& counts, double simd_tau = 0) {
+    const std::int64_t batch = 2 * simd::lanes<T> + 3;
+    for (const Fill fill : {Fill::Random, Fill::Ties}) {
+        Batch<T> want(form, RowMajor, n, nrhs, batch, block, fill, op, tau);
+        Batch<T> got(form, RowMajor, n, nrhs, batch, block, fill, op, simd_tau > 0 ? simd_tau : tau);
+        if (op == Operation::Getrs) {
+            Batch<T> factored(form, RowMajor, n, 0, batch, block, fill, Operation::Getrf, tau);
+            run_scalar<T, RowMajor>(factored.call);
+            want.take_factors(factored);
+            got.take_factors(factored);
+        }
+        run_scalar<T, RowMajor>(want.call);
+        run_simd<T, RowMajor>(got.call, use_static);
+        ++counts.cases;
+        if (!same_results(want, got)) ++counts.mismatches;
+    }
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDLS_TILE_TEST_WIDTH, "[simd]",
+                   float, double) {
+    using T = TestType;
+    constexpr int W = simd::lanes<T>;
+    Counts counts;
+    std::vector<int> sizes(20);
+    std::iota(sizes.begin(), sizes.end(), 1);
+    for (const int n : {24, 31, 32, 33, 40, 47, 48, 55, 63, 64}) sizes.push_back(n);
+    int orders = 0;
+    for (const int n : sizes) {
+        ++orders;
+        const bool use_static = n <= 16;
+        for (const bool row_major : {false, true}) {
+            const auto each = [&](BatchForm form, std::int64_t block, Operation op, int nrhs, double tau) {
+                if (row_major)
+                    compare<T, true>(n, form, block, op, nrhs, tau, use_static, counts);
+                else
+                    compare<T, false>(n, form, block, op, nrhs, tau, use_static, counts);
+            };
+            for (const BatchForm form : {BatchForm::Strided, BatchForm::Pointers, BatchForm::Interleaved}) {
+                const std::int64_t block = form == BatchForm::Interleaved ? 2 * W : 1;
+                each(form, block, Operation::Gesv, 1, 1.0);
+                each(form, block, Operation::Gesv, 3, 1.0);
+                each(form, block, Operation::Getrs, 2, 1.0);
+            }
+            each(BatchForm::Strided, 1, Operation::Gesv, 0, 1.0);
+            each(BatchForm::Strided, 1, Operation::Getrf, 0, 0.6);
+            each(BatchForm::Strided, 1, Operation::Gesv, 2, 0.6);
+            each(BatchForm::Interleaved, 3, Operation::Gesv, 1, 1.0);         // blocks narrower than a tile
+            each(BatchForm::Interleaved, 2 * W + 3, Operation::Gesv, 2, 1.0); // one partial block
+        }
+    }
+    INFO("orders " << orders << ", cases " << counts.cases);
+    CHECK(counts.mismatches == 0);
+    REQUIRE(orders == 30);
+    REQUIRE(counts.cases == orders * 2 * (3 * 3 + 5) * 2);
+}
+
+TEMPLATE_TEST_CASE(
+    "negative control: a relaxed pivot threshold in the SIMD kernel is seen, " TDLS_TILE_TEST_WIDTH, "[simd]",
+    float, double) {
+    using T = TestType;
+    Counts counts;
+    for (const int n : {4, 9, 24})
+        compare<T, false>(n, BatchForm::Strided, 1, Operation::Gesv, 1, 1.0, false, counts, 0.3);
+    REQUIRE(counts.cases == 6);
+    REQUIRE(counts.mismatches >= 4);
+}
