@@ -217,7 +217,11 @@ typename Lanes<T, W>::M factor(const Tile<T, W, N>& t, T tau) noexcept {
 
         const std::uint64_t rows = rows_exchanged_at(t, k);
         t.swaps(k) = rows;
-        if (rows) exchange_lane_rows(t, k);
+        // A few distinct rows: masked vector exchanges; many: lane by lane.
+        if (__builtin_popcountll(rows) <= 3)
+            exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
+        else if (rows)
+            exchange_lane_rows(t, k);
 
         const V reciprocal = singular ? one : one / L::load(t.at(k, k));
         for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
