@@ -138,8 +138,8 @@ template <typename T, int W, int N>
 inline std::uint64_t rows_exchanged_at(const Tile<T, W, N>& t, int k) noexcept {
     std::uint64_t rows = 0;
     const auto* pivot = t.pivot(k);
-    for (int l = 0; l < W; ++l)
-        if (pivot[l] != k) rows |= std::uint64_t(1) << pivot[l];
+    // Branch-free: which lanes exchange is data, and unpredictable.
+    for (int l = 0; l < W; ++l) rows |= std::uint64_t(pivot[l] != k) << pivot[l];
     return rows;
 }
 
