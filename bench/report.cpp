@@ -133,7 +133,10 @@ void print_report(const std::vector<Row>& rows, int reps) {
                 std::printf(" %s |", both ? number(two->best_rate() / one->best_rate()).c_str() : "-");
                 if (two) other = std::max(other, two->other_cpu);
             }
-            std::printf(" %s |\n", other >= 0 ? number(other).c_str() : "-");
+            if (other >= 0)
+                std::printf(" %.2f |\n", other);
+            else
+                std::printf(" - |\n");
         }
     }
 }
