@@ -19,25 +19,33 @@ namespace {
 
 struct Isa {
     const char* name;
+    const char* key;
     EigenLookup lookup_double, lookup_float;
+    bool runs_here;
 };
 
-/// The best level this CPU runs; TDLS_BENCH_EIGEN_ISA=base|v3|v4 forces one.
-const Isa& chosen_isa() {
+/// The best level that was built and that this CPU runs, or null when no
+/// level was built; TDLS_BENCH_EIGEN_ISA=base|v3|v4 forces a built one.
+const Isa* chosen_isa() {
+    __builtin_cpu_init();
     static const Isa levels[] = {
-        {"x86-64-v4 (AVX-512)", &tdls_bench_eigen_v4_double, &tdls_bench_eigen_v4_float},
-        {"x86-64-v3 (AVX2, FMA)", &tdls_bench_eigen_v3_double, &tdls_bench_eigen_v3_float},
-        {"x86-64 (SSE2)", &tdls_bench_eigen_base_double, &tdls_bench_eigen_base_float}};
-    static const Isa& chosen = [&]() -> const Isa& {
-        if (const char* forced = std::getenv("TDLS_BENCH_EIGEN_ISA")) {
-            if (!std::strcmp(forced, "v4")) return levels[0];
-            if (!std::strcmp(forced, "v3")) return levels[1];
-            if (!std::strcmp(forced, "base")) return levels[2];
-        }
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("x86-64-v4")) return levels[0];
-        if (__builtin_cpu_supports("x86-64-v3")) return levels[1];
-        return levels[2];
+#ifdef TDLS_BENCH_EIGEN_HAVE_v4
+        {"x86-64-v4 (AVX-512)", "v4", &tdls_bench_eigen_v4_double, &tdls_bench_eigen_v4_float,
+         bool(__builtin_cpu_supports("x86-64-v4"))},
+#endif
+#ifdef TDLS_BENCH_EIGEN_HAVE_v3
+        {"x86-64-v3 (AVX2, FMA)", "v3", &tdls_bench_eigen_v3_double, &tdls_bench_eigen_v3_float,
+         bool(__builtin_cpu_supports("x86-64-v3"))},
+#endif
+#ifdef TDLS_BENCH_EIGEN_HAVE_base
+        {"x86-64 (SSE2)", "base", &tdls_bench_eigen_base_double, &tdls_bench_eigen_base_float, true},
+#endif
+        {nullptr, nullptr, nullptr, nullptr, false}};
+    static const Isa* chosen = [&]() -> const Isa* {
+        const char* forced = std::getenv("TDLS_BENCH_EIGEN_ISA");
+        for (const Isa& level : levels)
+            if (level.name && (forced ? !std::strcmp(forced, level.key) : level.runs_here)) return &level;
+        return nullptr;
     }();
     return chosen;
 }
@@ -46,12 +54,13 @@ template <typename T>
 class EigenSolver final : public Solver {
   public:
     explicit EigenSolver(std::shared_ptr<HostBatch<T>> batch) : batch_(std::move(batch)) {
-        const Isa& isa = chosen_isa();
-        range_ = (sizeof(T) == 8 ? isa.lookup_double : isa.lookup_float)(batch_->storage.n, nullptr);
+        if (const Isa* isa = chosen_isa())
+            range_ = (sizeof(T) == 8 ? isa->lookup_double : isa->lookup_float)(batch_->storage.n, nullptr);
     }
     std::string name() const override { return "eigen"; }
     std::string form() const override { return "strided col"; }
     std::string unavailable() const override {
+        if (!chosen_isa()) return "unavailable: no Eigen build for this CPU (TDLS_BENCH_EIGEN_LEVELS)";
         return range_ ? std::string() : "n = " + std::to_string(batch_->storage.n) + " not compiled";
     }
     void reset() override { batch_->reset(); }
@@ -83,10 +92,11 @@ template std::unique_ptr<Solver> make_eigen_solver<float>(std::shared_ptr<HostBa
 template std::unique_ptr<Solver> make_eigen_solver<double>(std::shared_ptr<HostBatch<double>>);
 
 std::string eigen_description() {
-    const Isa& isa = chosen_isa();
+    const Isa* isa = chosen_isa();
+    if (!isa) return "no Eigen build for this CPU among TDLS_BENCH_EIGEN_LEVELS; skipped";
     const char* simd = "";
-    isa.lookup_double(2, &simd);
-    return std::string(simd) + "; fixed-size PartialPivLU, " + isa.name +
+    isa->lookup_double(2, &simd);
+    return std::string(simd) + "; fixed-size PartialPivLU, " + isa->name +
            " build; sizes 2,3,4,5,6,8,12,16,24,32,48,64";
 }
 

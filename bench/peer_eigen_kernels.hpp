@@ -23,6 +23,13 @@ using EigenLookup = EigenRange (*)(int n, const char** simd);
     extern "C" bench::EigenRange tdls_bench_eigen_##isa##_double(int n, const char** simd);                  \
     extern "C" bench::EigenRange tdls_bench_eigen_##isa##_float(int n, const char** simd);
 
+// CMake defines TDLS_BENCH_EIGEN_HAVE_<level> for each level it builds.
+#ifdef TDLS_BENCH_EIGEN_HAVE_base
 TDLS_BENCH_EIGEN_DECLARE(base)
+#endif
+#ifdef TDLS_BENCH_EIGEN_HAVE_v3
 TDLS_BENCH_EIGEN_DECLARE(v3)
+#endif
+#ifdef TDLS_BENCH_EIGEN_HAVE_v4
 TDLS_BENCH_EIGEN_DECLARE(v4)
+#endif
