@@ -3,12 +3,13 @@
 # missing only (a no-op once they are there). See ../shared/notes/toolchain.md.
 #   Catch2 2.13          tests
 #   LAPACKE, OpenBLAS    test oracle and benchmark peer
+#   Eigen 3.4            benchmark peer (fixed-size PartialPivLU)
 #   oneTBB               CPU backend (runtime library)
 #   hipcc, HIP runtime   HIP compile check and plugin
 #   gfortran             Fortran module and example
 #   pkg-config, binutils install and export checks (pkg-config tdls, nm, objdump)
 set -euo pipefail
-packages=(cmake g++ make catch2 liblapacke-dev libopenblas-dev libtbb-dev
+packages=(cmake g++ make catch2 liblapacke-dev libopenblas-dev libeigen3-dev libtbb-dev
           hipcc libamdhip64-dev rocm-device-libs gfortran pkg-config binutils)
 missing=()
 for package in "${packages[@]}"; do

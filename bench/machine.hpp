@@ -1,0 +1,37 @@
+// This machine's limits for the roofline: FMA peak (float and double) and
+// STREAM-like triad bandwidth, for each thread count of the sweep; and the
+// facts printed with every run.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Limits {
+    double fma_double = 0, fma_float = 0; // GFLOP/s, best of AVX-512 and AVX2
+    std::string fma_detail;               // each ISA's numbers
+    double triad = 0;                     // GB/s, 24 bytes per element
+};
+
+/// Measures the limits on `threads` threads; triad over 3 arrays of
+/// `triad_mib` MiB each.
+Limits measure_limits(int threads, double triad_mib);
+
+/// Keeps, for each field, the larger of two measurements (start and end of
+/// the run: a shared machine only ever makes a limit look lower).
+Limits larger(const Limits& a, const Limits& b);
+
+/// CPU model, SIMD flags, cores, compiler; one "key: value" per line.
+std::vector<std::pair<std::string, std::string>> machine_facts();
+
+/// Roofline in systems/s for order n, nrhs right-hand sides and an element
+/// of `element_size` bytes: min(peak / flops, triad / bytes), bytes = (n^2 +
+/// 2 n nrhs) element_size (read A and B, write X).
+double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size);
+
+/// Flops of one system: 2/3 n^3 + 2 n^2 per right-hand side.
+double flops_per_system(int n, int nrhs);
+
+} // namespace bench

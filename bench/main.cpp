@@ -1,0 +1,248 @@
+// tdls-bench: the project's benchmark and the README's main command. Sweeps
+// n, type, layout, batch form, nrhs, threads and backend; times libtdls
+// through its C ABI and, in the same run and on the same systems, the peers
+// (LAPACKE loop, Eigen fixed-size, cuBLAS batched on a GPU); checks every
+// answer; prints markdown tables and writes a CSV and an SVG plot.
+//
+// Method (after ../shared/peers, README.md there): see bench/README.md.
+// In short: for each (type, n, nrhs) the systems are generated once per
+// storage; every timed sample starts from a fresh copy of the pristine
+// batch made outside the timed region (the solvers work in place); samples
+// go round-robin over all solvers and thread counts of the group, so that a
+// disturbance of the shared machine hits all of them alike; each solver is
+// checked right after its last sample.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include <tdls/check/backward_error.hpp>
+
+#include <tdls/tdls.h>
+
+#include "batch.hpp"
+#include "machine.hpp"
+#include "options.hpp"
+#include "peers.hpp"
+#include "results.hpp"
+#include "solver_tdls.hpp"
+
+namespace bench {
+namespace {
+
+/// One solver at one thread count, with its row of results.
+struct Measurement {
+    Solver* solver;
+    Row row;
+};
+
+struct Backend {
+    tdls_handle_t handle = nullptr;
+    std::string why; // set when handle is null
+    std::string name;
+};
+
+Backend open_backend(const std::string& name) {
+    Backend backend;
+    backend.name = name;
+    const tdls_backend_t kind = name == "cuda"   ? TDLS_BACKEND_CUDA
+                                : name == "hip"  ? TDLS_BACKEND_HIP
+                                : name == "auto" ? TDLS_BACKEND_AUTO
+                                                 : TDLS_BACKEND_CPU;
+    const tdls_status_t status = tdls_create(&backend.handle, kind, 0);
+    if (status != TDLS_SUCCESS) {
+        backend.handle = nullptr;
+        backend.why = std::string("unavailable: ") + tdls_status_name(status) + ": " + tdls_last_error();
+    } else if (kind == TDLS_BACKEND_CUDA || kind == TDLS_BACKEND_HIP) {
+        // A GPU backend needs device memory, which this bench does not allocate yet.
+        tdls_destroy(backend.handle);
+        backend.handle = nullptr;
+        backend.why = "unavailable: tdls-bench has no device-memory path for the " + name + " backend yet";
+    }
+    return backend;
+}
+
+/// Runs every measurement of one (type, n, nrhs) and appends its rows.
+template <typename T>
+void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool first_group,
+               std::vector<Row>& rows, bool& failed) {
+    const std::int64_t count = systems_for(n, nrhs, sizeof(T), o.mib);
+    std::map<std::string, std::shared_ptr<HostBatch<T>>> batches; // by storage
+    auto batch_for = [&](bool row_major, bool interleaved) {
+        const std::string key = std::string(row_major ? "row" : "col") + (interleaved ? " interleaved" : "");
+        auto& batch = batches[key];
+        if (!batch) {
+            Storage st;
+            st.n = n, st.nrhs = nrhs, st.count = count, st.row_major = row_major,
+            st.interleaved = interleaved;
+            st.block = interleaved ? (o.block > 0 ? std::min(o.block, count) : count) : 1;
+            batch = std::make_shared<HostBatch<T>>(st);
+            generate(*batch);
+        }
+        return batch;
+    };
+    std::vector<std::unique_ptr<Solver>> solvers;
+    if (o.wants_peer("lapacke")) solvers.push_back(make_lapacke_solver<T>(batch_for(false, false)));
+    if (o.wants_peer("eigen")) solvers.push_back(make_eigen_solver<T>(batch_for(false, false)));
+    if (o.wants_peer("cublas")) solvers.push_back(make_cublas_solver<T>(batch_for(false, false)));
+    for (const bool row_major : o.row_major)
+        for (const Form form : o.forms)
+            solvers.push_back(make_tdls_solver<T>(backend.handle, backend.why,
+                                                  batch_for(row_major, form == Form::interleaved), form));
+
+    std::vector<Measurement> measurements;
+    for (auto& solver : solvers) {
+        const std::vector<int> thread_counts = solver->threaded() ? o.threads : std::vector<int>{0};
+        for (const int threads : thread_counts) {
+            Measurement m{solver.get(), {}};
+            m.row.type = sizeof(T) == 8 ? 'd' : 's';
+            m.row.n = n, m.row.nrhs = nrhs, m.row.threads = threads, m.row.systems = count;
+            m.row.solver = solver->name(), m.row.form = solver->form();
+            const std::string why = solver->unavailable();
+            if (!why.empty()) m.row.status = why;
+            measurements.push_back(std::move(m));
+        }
+    }
+    OtherCpu other;
+    other.start();
+    // The first group also warms up the thread pools and libraries (untimed).
+    for (int pass = first_group ? -1 : 0; pass < o.reps; ++pass)
+        for (Measurement& m : measurements) {
+            if (m.row.status != "ok") continue;
+            m.solver->reset();
+            const double seconds = m.solver->run(m.row.threads);
+            if (seconds < 0) {
+                m.row.status = "call failed";
+                failed = true;
+                continue;
+            }
+            if (pass < 0) continue;
+            m.row.samples.seconds.push_back(seconds);
+            if (pass == o.reps - 1) {
+                if (o.self_test && m.row.solver == "tdls") m.solver->perturb();
+                m.row.check = m.solver->check();
+                if (!m.row.check.passed()) m.row.status = "check FAILED";
+            }
+        }
+    const double other_cores = other.cores();
+    for (Measurement& m : measurements) {
+        m.row.other_cpu = other_cores;
+        const char* type = sizeof(T) == 8 ? "double" : "float";
+        if (m.row.ok()) {
+            std::printf(
+                "  %-6s n %3d nrhs %d T %d  %-28s %10.4f Ms/s (median %.4f) %8.3f GFLOP/s  bwd %.2f\n", type,
+                n, nrhs, m.row.threads, m.row.label().c_str(), m.row.best_rate() * 1e-6,
+                m.row.median_rate() * 1e-6, m.row.gflops(), m.row.check.max_ratio);
+        } else {
+            std::printf("  %-6s n %3d nrhs %d T %d  %-28s %s", type, n, nrhs, m.row.threads,
+                        m.row.label().c_str(), m.row.status == "check FAILED" ? "" : m.row.status.c_str());
+            if (m.row.status == "check FAILED")
+                std::printf("check FAILED: %s: max backward error ratio %.3g (bound %.0f), %lld nonzero info",
+                            m.row.label().c_str(), m.row.check.max_ratio, tdls::check::backward_error_bound,
+                            (long long)m.row.check.nonzero_info);
+            std::printf("\n");
+            if (m.row.status == "check FAILED") failed = true;
+        }
+        rows.push_back(m.row);
+    }
+    std::fflush(stdout);
+}
+
+/// OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, before main: set it
+/// and start again, once, so that OpenBLAS never starts its own threads.
+void pin_openblas_threads(char** argv) {
+    const char* value = std::getenv("OPENBLAS_NUM_THREADS");
+    if (value && std::strcmp(value, "1") == 0) return;
+    setenv("OPENBLAS_NUM_THREADS", "1", 1);
+    execv("/proc/self/exe", argv);
+    // Without /proc, openblas_set_num_threads(1) still holds OpenBLAS to one thread per call.
+}
+
+std::string join(const std::string& dir, const std::string& file) {
+    return file.empty() || file[0] == '/' || dir.empty() || dir == "." ? file : dir + "/" + file;
+}
+
+} // namespace
+} // namespace bench
+
+int main(int argc, char** argv) {
+    using namespace bench;
+    pin_openblas_threads(argv);
+    const Options o = parse_options(argc, argv);
+    const double start = now_seconds();
+
+    int major = 0, minor = 0, patch = 0;
+    tdls_get_version(&major, &minor, &patch);
+    std::printf("# tdls-bench\n\ncommand: `%s`\n\n", o.command_line.c_str());
+    std::printf("| | |\n|---|---|\n| libtdls | %d.%d.%d, backend %s |\n", major, minor, patch,
+                o.backend.c_str());
+    for (const auto& [key, value] : machine_facts()) std::printf("| %s | %s |\n", key.c_str(), value.c_str());
+    if (o.wants_peer("lapacke")) std::printf("| LAPACKE peer | %s |\n", lapacke_description().c_str());
+    if (o.wants_peer("eigen")) std::printf("| Eigen peer | %s |\n", eigen_description().c_str());
+    if (o.wants_peer("cublas")) std::printf("| GPU peer | %s |\n", cublas_description().c_str());
+    std::printf("| batches | A + B about %g MiB per (type, n, nrhs); best and median of %d samples |\n",
+                o.mib, o.reps);
+
+    std::map<int, Limits> limits;
+    if (o.machine) {
+        for (int threads : o.threads) limits[threads] = measure_limits(threads, o.triad_mib);
+    }
+
+    const Backend backend = open_backend(o.backend);
+    if (!backend.why.empty()) std::printf("| tdls | %s |\n", backend.why.c_str());
+    std::printf("\n## Measurements\n\n");
+    std::vector<Row> rows;
+    bool failed = false, first = true;
+    for (const char type : o.types)
+        for (const int nrhs : o.nrhs)
+            for (const int n : o.sizes) {
+                if (type == 'd')
+                    run_group<double>(o, backend, n, nrhs, first, rows, failed);
+                else
+                    run_group<float>(o, backend, n, nrhs, first, rows, failed);
+                first = false;
+            }
+    if (backend.handle) tdls_destroy(backend.handle);
+
+    if (o.machine) {
+        std::printf(
+            "\n## Machine limits (larger of start and end of the run)\n\n"
+            "| threads | FMA peak double GFLOP/s | FMA peak float GFLOP/s | triad GB/s (3 x %g MiB) | "
+            "detail |\n|---|---|---|---|---|\n",
+            o.triad_mib);
+        for (auto& [threads, at_start] : limits) {
+            at_start = larger(at_start, measure_limits(threads, o.triad_mib));
+            std::printf("| %d | %.1f | %.1f | %.1f | %s |\n", threads, at_start.fma_double,
+                        at_start.fma_float, at_start.triad, at_start.fma_detail.c_str());
+        }
+        for (Row& row : rows) {
+            const auto found = limits.find(row.threads);
+            if (found != limits.end())
+                row.roofline = roofline_systems_per_s(found->second, row.n, row.nrhs, row.element_size());
+        }
+    }
+    print_report(rows, o.reps);
+
+    if (!o.out.empty() && o.out != ".") mkdir(o.out.c_str(), 0777);
+    const std::string csv = join(o.out, o.csv), svg = join(o.out, o.svg);
+    std::printf("\n");
+    if (!o.csv.empty()) {
+        if (write_csv(rows, csv))
+            std::printf("CSV: %s\n", csv.c_str());
+        else
+            std::fprintf(stderr, "tdls-bench: cannot write %s\n", csv.c_str()), failed = true;
+    }
+    if (!o.svg.empty()) {
+        if (write_svg(rows, svg, "tdls-bench: throughput against n (" + o.command_line + ")"))
+            std::printf("SVG: %s\n", svg.c_str());
+        else
+            std::fprintf(stderr, "tdls-bench: cannot write %s\n", svg.c_str()), failed = true;
+    }
+    std::printf("wall time %.1f s; %s\n", now_seconds() - start,
+                failed ? "FAILED: a check or a call failed (see above)" : "all checks passed");
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,199 @@
+// tdls-bench's command line. Every value is validated here, so that the sweep
+// never meets a size or name it cannot handle.
+#include "options.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include <tdls/tdls.h>
+
+namespace bench {
+
+const char* form_name(Form form) {
+    switch (form) {
+    case Form::strided:
+        return "strided";
+    case Form::ptr:
+        return "ptr";
+    case Form::interleaved:
+        return "interleaved";
+    }
+    return "?";
+}
+
+bool Options::wants_peer(const std::string& name) const {
+    return std::find(peers.begin(), peers.end(), name) != peers.end();
+}
+
+namespace {
+
+constexpr const char* usage = R"(usage: tdls-bench [options]
+Times libtdls (C ABI) against the solvers a user would otherwise pick, on the
+same batches of small dense systems, checks every answer's backward error and
+writes a CSV and an SVG plot. Default: a short sweep (under a minute).
+
+  --sizes LIST      orders n, e.g. 2,3,4,8 (1..1024)            [2,4,8,16,32,64]
+  --types LIST      d (double), s (float)                       [d,s]
+  --layouts LIST    col, row (tdls only; peers use col)         [col]
+  --forms LIST      strided, ptr, interleaved                   [strided]
+  --block B         interleaved block; 0 = whole batch          [0]
+  --nrhs LIST       right-hand sides                            [1]
+  --threads LIST    CPU threads, e.g. 1,2                       [1]
+  --backend NAME    cpu, auto, cuda, hip                        [cpu]
+  --mib M           target size of A + B per batch, MiB         [32]
+  --reps R          timed samples per measurement               [3]
+  --peers LIST      lapacke, eigen, cublas, or none             [lapacke,eigen,cublas]
+  --no-machine      skip the FMA-peak and triad measurements (no roofline)
+  --triad-mib M     size of each triad array, MiB               [64]
+  --out DIR         directory of the CSV and SVG                [.]
+  --csv FILE        CSV name (relative to --out)                [tdls-bench.csv]
+  --svg FILE        SVG name (relative to --out)                [tdls-bench.svg]
+  --quick           --sizes 2,8 --mib 1 --reps 1 --no-machine (a smoke test)
+  --full            --mib 128 --reps 5 --triad-mib 256 --threads 1,2
+                    --sizes 2,3,4,5,8,12,16,24,32,48,64 --forms strided,interleaved
+  --self-test       negative control: perturbs one tdls solution; the check
+                    must report it and the run must fail
+  --help            this text
+Exit status: 0 all checks passed, 1 a backward-error check failed or a call
+failed, 2 bad command line.
+)";
+
+[[noreturn]] void bad(const std::string& message) {
+    std::fprintf(stderr, "tdls-bench: %s (see --help)\n", message.c_str());
+    std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& value) {
+    std::vector<std::string> items;
+    std::stringstream stream(value);
+    for (std::string item; std::getline(stream, item, ',');)
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
+long parse_integer(const std::string& option, const std::string& text, long low, long high) {
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || value < low || value > high)
+        bad(option + ": '" + text + "' is not an integer in " + std::to_string(low) + ".." +
+            std::to_string(high));
+    return value;
+}
+
+double parse_positive(const std::string& option, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(value > 0))
+        bad(option + ": '" + text + "' is not a positive number");
+    return value;
+}
+
+std::vector<int> parse_integers(const std::string& option, const std::string& text, long low, long high) {
+    std::vector<int> values;
+    for (const std::string& item : split(text)) values.push_back(int(parse_integer(option, item, low, high)));
+    if (values.empty()) bad(option + " needs at least one value");
+    return values;
+}
+
+} // namespace
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    for (int a = 0; a < argc; ++a) {
+        if (a) o.command_line += ' ';
+        o.command_line += argv[a];
+    }
+    for (int a = 1; a < argc; ++a) {
+        const std::string key = argv[a];
+        auto value = [&]() -> std::string {
+            if (a + 1 >= argc) bad(key + " needs a value");
+            return argv[++a];
+        };
+        if (key == "--help" || key == "-h") {
+            std::fputs(usage, stdout);
+            std::exit(0);
+        } else if (key == "--sizes") {
+            o.sizes = parse_integers(key, value(), 1, TDLS_MAX_ORDER);
+        } else if (key == "--types") {
+            o.types.clear();
+            for (const std::string& item : split(value())) {
+                if (item != "d" && item != "s") bad("--types: '" + item + "' is not d or s");
+                o.types.push_back(item[0]);
+            }
+            if (o.types.empty()) bad("--types needs at least one value");
+        } else if (key == "--layouts") {
+            o.row_major.clear();
+            for (const std::string& item : split(value())) {
+                if (item != "col" && item != "row") bad("--layouts: '" + item + "' is not col or row");
+                o.row_major.push_back(item == "row");
+            }
+            if (o.row_major.empty()) bad("--layouts needs at least one value");
+        } else if (key == "--forms") {
+            o.forms.clear();
+            for (const std::string& item : split(value())) {
+                if (item == "strided")
+                    o.forms.push_back(Form::strided);
+                else if (item == "ptr")
+                    o.forms.push_back(Form::ptr);
+                else if (item == "interleaved")
+                    o.forms.push_back(Form::interleaved);
+                else
+                    bad("--forms: '" + item + "' is not strided, ptr or interleaved");
+            }
+            if (o.forms.empty()) bad("--forms needs at least one value");
+        } else if (key == "--block") {
+            o.block = parse_integer(key, value(), 0, 1L << 40);
+        } else if (key == "--nrhs") {
+            o.nrhs = parse_integers(key, value(), 1, 1024);
+        } else if (key == "--threads") {
+            o.threads = parse_integers(key, value(), 1, 4096);
+        } else if (key == "--backend") {
+            o.backend = value();
+            if (o.backend != "cpu" && o.backend != "auto" && o.backend != "cuda" && o.backend != "hip")
+                bad("--backend: '" + o.backend + "' is not cpu, auto, cuda or hip");
+        } else if (key == "--mib") {
+            o.mib = parse_positive(key, value());
+        } else if (key == "--triad-mib") {
+            o.triad_mib = parse_positive(key, value());
+        } else if (key == "--reps") {
+            o.reps = int(parse_integer(key, value(), 1, 1000));
+        } else if (key == "--peers") {
+            o.peers.clear();
+            for (const std::string& item : split(value())) {
+                if (item == "none") continue;
+                if (item != "lapacke" && item != "eigen" && item != "cublas")
+                    bad("--peers: '" + item + "' is not lapacke, eigen, cublas or none");
+                o.peers.push_back(item);
+            }
+        } else if (key == "--no-machine") {
+            o.machine = false;
+        } else if (key == "--out") {
+            o.out = value();
+        } else if (key == "--csv") {
+            o.csv = value();
+        } else if (key == "--svg") {
+            o.svg = value();
+        } else if (key == "--quick") {
+            o.sizes = {2, 8};
+            o.mib = 1;
+            o.reps = 1;
+            o.machine = false;
+        } else if (key == "--full") {
+            o.sizes = {2, 3, 4, 5, 8, 12, 16, 24, 32, 48, 64};
+            o.mib = 128;
+            o.reps = 5;
+            o.triad_mib = 256;
+            o.threads = {1, 2};
+            o.forms = {Form::strided, Form::interleaved};
+        } else if (key == "--self-test") {
+            o.self_test = true;
+        } else {
+            bad("unknown option '" + key + "'");
+        }
+    }
+    return o;
+}
+
+} // namespace bench
