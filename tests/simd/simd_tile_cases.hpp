@@ -74,8 +74,9 @@ struct Batch {
     std::vector<void*> A_ptr, B_ptr;
     std::vector<std::int32_t*> ipiv_ptr;
 
+    /// packed: a strided batch without padding or gaps (systems back to back).
     Batch(BatchForm form, bool row_major, int n, int nrhs, std::int64_t batch, std::int64_t block, Fill fill,
-          Operation op, double tau) {
+          Operation op, double tau, bool packed = false) {
         auto& o = call.operands;
         call.operation = op;
         call.pivot_threshold = tau;
@@ -91,11 +92,12 @@ struct Batch {
             B.assign(std::size_t(blocks * block * n * std::max(nrhs, 1)), T(-77.25));
             ipiv.assign(std::size_t(blocks * block * n), -7);
         } else {
-            o.lda = n + 2;
-            o.strideA = o.lda * n + 3;
-            o.ldb = row_major ? nrhs + 1 : n + 1;
-            o.strideB = o.ldb * (row_major ? n : std::max(nrhs, 1)) + 2;
-            o.strideIpiv = n + 1;
+            const int pad = packed ? 0 : 1;
+            o.lda = n + 2 * pad;
+            o.strideA = o.lda * n + 3 * pad;
+            o.ldb = std::max(row_major ? nrhs + pad : n + pad, 1);
+            o.strideB = o.ldb * (row_major ? n : std::max(nrhs, 1)) + 2 * pad;
+            o.strideIpiv = n + pad;
             A.assign(std::size_t(o.strideA * batch), T(-77.25));
             B.assign(std::size_t(o.strideB * batch), T(-77.25));
             ipiv.assign(std::size_t(o.strideIpiv * batch), -7);
@@ -160,6 +162,7 @@ void run_simd(const BatchCall& call, bool use_static) {
         if (n == 1) kernel = &simd::solve_range<T, 1, RowMajor>;
         if (n == 2) kernel = &simd::solve_range<T, 2, RowMajor>;
         if (n == 3) kernel = &simd::solve_range<T, 3, RowMajor>;
+        if (n == 4) kernel = &simd::solve_range<T, 4, RowMajor>;
         if (n == 5) kernel = &simd::solve_range<T, 5, RowMajor>;
         if (n == 8) kernel = &simd::solve_range<T, 8, RowMajor>;
         if (n == 16) kernel = &simd::solve_range<T, 16, RowMajor>;
@@ -180,13 +183,13 @@ struct Counts {
 
 template <typename T, bool RowMajor>
 void compare(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, double tau, bool use_static,
-             Counts& counts, double simd_tau = 0) {
+             Counts& counts, double simd_tau = 0, bool packed = false) {
     const std::int64_t batch = 2 * simd::lanes<T> + 3;
     for (const Fill fill : {Fill::Random, Fill::Ties}) {
-        Batch<T> want(form, RowMajor, n, nrhs, batch, block, fill, op, tau);
-        Batch<T> got(form, RowMajor, n, nrhs, batch, block, fill, op, simd_tau > 0 ? simd_tau : tau);
+        Batch<T> want(form, RowMajor, n, nrhs, batch, block, fill, op, tau, packed);
+        Batch<T> got(form, RowMajor, n, nrhs, batch, block, fill, op, simd_tau > 0 ? simd_tau : tau, packed);
         if (op == Operation::Getrs) {
-            Batch<T> factored(form, RowMajor, n, 0, batch, block, fill, Operation::Getrf, tau);
+            Batch<T> factored(form, RowMajor, n, 0, batch, block, fill, Operation::Getrf, tau, packed);
             run_scalar<T, RowMajor>(factored.call);
             want.take_factors(factored);
             got.take_factors(factored);
@@ -213,11 +216,12 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
         ++orders;
         const bool use_static = n <= 16;
         for (const bool row_major : {false, true}) {
-            const auto each = [&](BatchForm form, std::int64_t block, Operation op, int nrhs, double tau) {
+            const auto each = [&](BatchForm form, std::int64_t block, Operation op, int nrhs, double tau,
+                                  bool packed = false) {
                 if (row_major)
-                    compare<T, true>(n, form, block, op, nrhs, tau, use_static, counts);
+                    compare<T, true>(n, form, block, op, nrhs, tau, use_static, counts, 0, packed);
                 else
-                    compare<T, false>(n, form, block, op, nrhs, tau, use_static, counts);
+                    compare<T, false>(n, form, block, op, nrhs, tau, use_static, counts, 0, packed);
             };
             for (const BatchForm form : {BatchForm::Strided, BatchForm::Pointers, BatchForm::Interleaved}) {
                 const std::int64_t block = form == BatchForm::Interleaved ? 2 * W : 1;
@@ -230,12 +234,15 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
             each(BatchForm::Strided, 1, Operation::Gesv, 2, 0.6);
             each(BatchForm::Interleaved, 3, Operation::Gesv, 1, 1.0);         // blocks narrower than a tile
             each(BatchForm::Interleaved, 2 * W + 3, Operation::Gesv, 2, 1.0); // one partial block
+            // Packed systems back to back: small ones move split in registers.
+            each(BatchForm::Strided, 1, Operation::Gesv, 1, 1.0, true);
+            each(BatchForm::Strided, 1, Operation::Getrs, 1, 1.0, true);
         }
     }
     INFO("orders " << orders << ", cases " << counts.cases);
     CHECK(counts.mismatches == 0);
     REQUIRE(orders == 30);
-    REQUIRE(counts.cases == orders * 2 * (3 * 3 + 5) * 2);
+    REQUIRE(counts.cases == orders * 2 * (3 * 3 + 7) * 2);
 }
 
 TEMPLATE_TEST_CASE(

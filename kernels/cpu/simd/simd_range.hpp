@@ -98,9 +98,9 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
         if (!solves) continue;
         for (std::int64_t column = 0; column < ops.nrhs; column += block) {
             const int columns = int(std::min<std::int64_t>(block, ops.nrhs - column));
-            load_rhs(scratch.rhs(), n, systems, column, columns);
+            load_rhs<StaticN>(scratch.rhs(), n, systems, column, columns);
             solve(tile, scratch.rhs(), columns, RowMajor);
-            store_rhs(scratch.rhs(), n, systems, column, columns, written);
+            store_rhs<StaticN>(scratch.rhs(), n, systems, column, columns, written);
         }
     }
 }

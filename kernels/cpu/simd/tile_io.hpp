@@ -57,6 +57,21 @@ bool runs_of_rhs(const TileSystems<T, W>& s, int n, int columns) noexcept {
     return s.count == W && v.b_row == 1 && (v.b_col == n ? n * columns >= W : n >= W);
 }
 
+/// Small systems packed back to back (lane l at first + l*E, E elements
+/// each, E a power of two below W): the tile's block is W*E contiguous
+/// elements, moved as E vectors and split or merged in registers.
+template <int E, int W>
+inline constexpr bool splits_in_registers = E >= 1 && E < W && (E & (E - 1)) == 0;
+
+template <typename T, int W>
+bool back_to_back(const TileSystems<T, W>& s, T* SystemView<T>::*operand, std::int64_t elements) noexcept {
+    if (s.count != W) return false;
+    const T* const first = s.view[0].*operand;
+    for (int l = 1; l < W; ++l)
+        if (s.view[l].*operand != first + l * elements) return false;
+    return true;
+}
+
 template <typename T, int W, int N>
 void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
     using L = Lanes<T, W>;
@@ -67,6 +82,15 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
             for (int i = 0; i < n; ++i)
                 L::store(t.at(i, j), L::load(first.A + i * first.a_row + j * first.a_col));
         return;
+    }
+    if constexpr (splits_in_registers<N * N, W>) {
+        if (first.a_row == 1 && first.a_col == N && back_to_back(s, &SystemView<T>::A, N * N)) {
+            typename L::V v[N * N];
+            for (int e = 0; e < N * N; ++e) v[e] = L::load(first.A + e * W);
+            deinterleave<T, W, N * N>(v);
+            for (int e = 0; e < N * N; ++e) L::store(t.at(0, 0) + e * W, v[e]);
+            return;
+        }
     }
     if (runs_of_matrix(s, n, t.ld())) {
         const T* src[W];
@@ -101,6 +125,15 @@ void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept
             for (int i = 0; i < n; ++i)
                 L::store(first.A + i * first.a_row + j * first.a_col, L::load(t.at(i, j)));
         return;
+    }
+    if constexpr (splits_in_registers<N * N, W>) {
+        if (first.a_row == 1 && first.a_col == N && back_to_back(s, &SystemView<T>::A, N * N)) {
+            typename L::V v[N * N];
+            for (int e = 0; e < N * N; ++e) v[e] = L::load(t.at(0, 0) + e * W);
+            interleave<T, W, N * N>(v);
+            for (int e = 0; e < N * N; ++e) L::store(first.A + e * W, v[e]);
+            return;
+        }
     }
     if (runs_of_matrix(s, n, t.ld())) {
         T* dst[W];
@@ -147,10 +180,21 @@ void load_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
 
 /// Columns [first_column, first_column + columns) of each system's B into
 /// the tile's right-hand-side block b[(c*n + i)*W + l].
-template <typename T, int W>
+template <int N, typename T, int W>
 void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns) noexcept {
     using L = Lanes<T, W>;
     const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
+    if constexpr (N > 0 && splits_in_registers<N, W>) {
+        // One right-hand side each, back to back: N vectors, split in registers.
+        const SystemView<T>& v = s.view[0];
+        if (first_column == 0 && columns == 1 && v.b_row == 1 && back_to_back(s, &SystemView<T>::B, N)) {
+            typename L::V x[N];
+            for (int e = 0; e < N; ++e) x[e] = L::load(v.B + e * W);
+            deinterleave<T, W, N>(x);
+            for (int e = 0; e < N; ++e) L::store(at(e, 0), x[e]);
+            return;
+        }
+    }
     if (s.side_by_side) {
         const SystemView<T>& v = s.view[0];
         for (int c = 0; c < columns; ++c)
@@ -184,11 +228,27 @@ void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column
 
 /// The solutions back, in the lanes of `written` only (all ones: write; the
 /// caller's B of the other lanes keeps every bit it had).
-template <typename T, int W>
+template <int N, typename T, int W>
 void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns,
                typename Lanes<T, W>::M written) noexcept {
     using L = Lanes<T, W>;
     const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
+    if constexpr (N > 0 && splits_in_registers<N, W>) {
+        const SystemView<T>& v = s.view[0];
+        if (first_column == 0 && columns == 1 && v.b_row == 1 && back_to_back(s, &SystemView<T>::B, N)) {
+            typename L::V x[N];
+            for (int e = 0; e < N; ++e) x[e] = L::load(at(e, 0));
+            interleave<T, W, N>(x);
+            for (int e = 0; e < N; ++e) {
+                // Element i of vector e belongs to lane (e*W + i) / N.
+                typename L::M keep;
+                for (int i = 0; i < W; ++i) keep[i] = written[(e * W + i) / N];
+                T* const out = v.B + e * W;
+                L::store(out, keep ? x[e] : L::load(out));
+            }
+            return;
+        }
+    }
     if (s.side_by_side) {
         const SystemView<T>& v = s.view[0];
         for (int c = 0; c < columns; ++c)

@@ -68,4 +68,52 @@ inline void scatter_runs(const T* tile, T* const (&dst)[W], int elements, const 
     }
 }
 
+/// Even elements of a then b (odd: the odd ones), for a split by two.
+template <typename T, int W, std::size_t... P>
+inline typename Lanes<T, W>::V pick(typename Lanes<T, W>::V a, typename Lanes<T, W>::V b, int parity,
+                                    std::index_sequence<P...>) noexcept {
+    return parity == 0 ? __builtin_shufflevector(a, b, int(2 * P)...)
+                       : __builtin_shufflevector(a, b, int(2 * P + 1)...);
+}
+
+/// First (second) half of a and b interleaved element by element.
+template <typename T, int W, std::size_t... P>
+inline typename Lanes<T, W>::V zip(typename Lanes<T, W>::V a, typename Lanes<T, W>::V b, int half,
+                                   std::index_sequence<P...>) noexcept {
+    return half == 0 ? __builtin_shufflevector(a, b, int(P % 2 ? W + P / 2 : P / 2)...)
+                     : __builtin_shufflevector(a, b, int(P % 2 ? W + W / 2 + P / 2 : W / 2 + P / 2)...);
+}
+
+/// W systems of E < W elements each, back to back in E vectors, to E vectors
+/// of W lanes (element e of lane l from flat[l*E + e]): log2(E) stages of
+/// splitting pairs of vectors into their even and odd elements.
+template <typename T, int W, int E>
+inline void deinterleave(typename Lanes<T, W>::V (&v)[E]) noexcept {
+    static_assert(E >= 1 && E < W && (E & (E - 1)) == 0);
+    using V = typename Lanes<T, W>::V;
+    for (int stage = 1; stage < E; stage *= 2) {
+        V next[E];
+        for (int m = 0; m < E / 2; ++m) {
+            next[m] = pick<T, W>(v[2 * m], v[2 * m + 1], 0, std::make_index_sequence<W>{});
+            next[m + E / 2] = pick<T, W>(v[2 * m], v[2 * m + 1], 1, std::make_index_sequence<W>{});
+        }
+        for (int e = 0; e < E; ++e) v[e] = next[e];
+    }
+}
+
+/// The inverse of deinterleave.
+template <typename T, int W, int E>
+inline void interleave(typename Lanes<T, W>::V (&v)[E]) noexcept {
+    static_assert(E >= 1 && E < W && (E & (E - 1)) == 0);
+    using V = typename Lanes<T, W>::V;
+    for (int stage = 1; stage < E; stage *= 2) {
+        V next[E];
+        for (int m = 0; m < E / 2; ++m) {
+            next[2 * m] = zip<T, W>(v[m], v[m + E / 2], 0, std::make_index_sequence<W>{});
+            next[2 * m + 1] = zip<T, W>(v[m], v[m + E / 2], 1, std::make_index_sequence<W>{});
+        }
+        for (int e = 0; e < E; ++e) v[e] = next[e];
+    }
+}
+
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
