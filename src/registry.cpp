@@ -2,6 +2,7 @@
 #include "registry.hpp"
 
 #include <cstdlib>
+#include <iterator>
 #include <span>
 #include <cstring>
 #include <type_traits>
@@ -52,18 +53,26 @@ constexpr std::span<const CpuInstance> entries(const CpuInstance (&table)[Size])
     return {table, Size - 1};
 }
 
-std::span<const CpuInstance> table_of(CpuFamily family) noexcept {
-    switch (family) {
-    case CpuFamily::SimdGeneric:
-        return entries(generic_instances);
-    case CpuFamily::SimdAvx2:
-        return entries(avx2_instances);
-    case CpuFamily::SimdAvx512:
-        return entries(avx512_instances);
-    case CpuFamily::Scalar:
-        break;
-    }
-    return entries(scalar_instances);
+/// What the registry knows of each family, in CpuFamily's order: its name
+/// (the value of TDLS_CPU_KERNEL), its vector bytes (0: one system per
+/// thread) and its instances.
+struct FamilyTraits {
+    const char* name;
+    int vector_bytes;
+    std::span<const CpuInstance> instances;
+};
+constexpr FamilyTraits family_traits[] = {
+    {"scalar", 0, entries(scalar_instances)},
+    {"generic", TDLS_SIMD_GENERIC_BYTES, entries(generic_instances)},
+    {"avx2", TDLS_SIMD_AVX2_BYTES, entries(avx2_instances)},
+    {"avx512", TDLS_SIMD_AVX512_BYTES, entries(avx512_instances)},
+};
+constexpr CpuFamily all_families[] = {CpuFamily::Scalar, CpuFamily::SimdGeneric, CpuFamily::SimdAvx2,
+                                      CpuFamily::SimdAvx512};
+static_assert(std::size(family_traits) == std::size(all_families));
+
+constexpr const FamilyTraits& traits(CpuFamily family) noexcept {
+    return family_traits[int(family)];
 }
 
 /// Whether this machine executes the instructions of the family's build
@@ -88,17 +97,16 @@ bool machine_runs(CpuFamily family) noexcept {
 }
 
 bool usable(CpuFamily family) noexcept {
-    return (family == CpuFamily::Scalar || !table_of(family).empty()) && machine_runs(family);
+    return (family == CpuFamily::Scalar || !traits(family).instances.empty()) && machine_runs(family);
 }
 
 CpuFamily choose_family() noexcept {
     CpuFamily widest = CpuFamily::Scalar;
-    for (CpuFamily f : {CpuFamily::SimdGeneric, CpuFamily::SimdAvx2, CpuFamily::SimdAvx512})
+    for (CpuFamily f : all_families)
         if (usable(f)) widest = f;
     const char* requested = std::getenv("TDLS_CPU_KERNEL");
     if (requested == nullptr) return widest;
-    for (CpuFamily f :
-         {CpuFamily::Scalar, CpuFamily::SimdGeneric, CpuFamily::SimdAvx2, CpuFamily::SimdAvx512}) {
+    for (CpuFamily f : all_families) {
         if (std::strcmp(requested, name(f)) != 0) continue;
         // Narrower than the widest usable: honoured if usable; wider: capped.
         while (!usable(f)) f = CpuFamily(int(f) - 1);
@@ -108,18 +116,8 @@ CpuFamily choose_family() noexcept {
 }
 
 int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
-    const int bytes = dtype == TDLS_FLOAT32 ? 4 : 8;
-    switch (family) {
-    case CpuFamily::SimdGeneric:
-        return kernels::cpu::simd::vector_bytes(kernels::cpu::simd::Isa::Generic) / bytes;
-    case CpuFamily::SimdAvx2:
-        return kernels::cpu::simd::vector_bytes(kernels::cpu::simd::Isa::Avx2) / bytes;
-    case CpuFamily::SimdAvx512:
-        return kernels::cpu::simd::vector_bytes(kernels::cpu::simd::Isa::Avx512) / bytes;
-    case CpuFamily::Scalar:
-        break;
-    }
-    return 1;
+    const int bytes = traits(family).vector_bytes;
+    return bytes == 0 ? 1 : bytes / (dtype == TDLS_FLOAT32 ? 4 : 8);
 }
 
 } // namespace
@@ -143,17 +141,7 @@ tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested) {
 }
 
 const char* name(CpuFamily family) noexcept {
-    switch (family) {
-    case CpuFamily::SimdGeneric:
-        return "generic";
-    case CpuFamily::SimdAvx2:
-        return "avx2";
-    case CpuFamily::SimdAvx512:
-        return "avx512";
-    case CpuFamily::Scalar:
-        break;
-    }
-    return "scalar";
+    return traits(family).name;
 }
 
 CpuFamily cpu_family() noexcept {
@@ -165,7 +153,7 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
                                    CpuFamily family) noexcept {
     if (n > kernels::cpu::simd::max_order) family = CpuFamily::Scalar;
     kernels::cpu::RangeKernel dynamic = nullptr;
-    for (const CpuInstance& instance : table_of(family)) {
+    for (const CpuInstance& instance : traits(family).instances) {
         if (instance.dtype != dtype || instance.row_major != row_major) continue;
         if (instance.order == n) return {instance.kernel, lanes_of(family, dtype)};
         if (instance.order == 0) dynamic = instance.kernel;

@@ -1,7 +1,9 @@
-// libtdls: the instruction sets the SIMD CPU kernels are compiled for, and
-// the declarations of their range kernels. Each ISA's instances live in a
-// namespace of its own (simd/lanes.hpp says why); this header is plain host
-// code, included where kernels are picked, never compiled with ISA flags.
+// libtdls: what the SIMD CPU kernels of every instruction set share: their
+// largest order and the declarations of their range kernels. Each ISA's
+// instances live in a namespace of its own (simd/lanes.hpp says why); the
+// ISAs, their flags and vector widths are listed once, in
+// kernels/instances.cmake (the widths reach C++ through the generated
+// <tdls/generated/instances.hpp>). Plain host code.
 #pragma once
 
 #include <cstdint>
@@ -9,18 +11,6 @@
 #include "../../common/batch_call.hpp"
 
 namespace tdls::kernels::cpu::simd {
-
-/// Ordered from the narrowest: a machine that runs one runs those before it.
-enum class Isa { Generic, Avx2, Avx512 };
-
-/// Bytes of one vector: SSE2 / NEON, AVX2 + FMA, AVX-512 (F, DQ, VL, BW).
-constexpr int vector_bytes(Isa isa) noexcept {
-    return isa == Isa::Avx512 ? 64 : isa == Isa::Avx2 ? 32 : 16;
-}
-
-constexpr const char* name(Isa isa) noexcept {
-    return isa == Isa::Avx512 ? "avx512" : isa == Isa::Avx2 ? "avx2" : "generic";
-}
 
 /// The largest order the SIMD kernels serve: a tile of 64 x 64 vectors is
 /// 256 KiB, at home in L2; past it the per-system solver takes over.

@@ -21,6 +21,7 @@
 #include <immintrin.h>
 #endif
 
+#include "isa.hpp"
 #include "lanes.hpp"
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
@@ -37,7 +38,6 @@ class Tile {
     using Index = typename L::Index;
     using V = typename L::V;
     using M = typename L::M;
-    static constexpr int max_order = 64;
     static_assert(StaticN >= 0 && StaticN <= max_order);
     /// Rows of a column updated together in registers (tile_lu's factor).
     static constexpr int row_block = StaticN > 0 && StaticN < 8 ? StaticN : 8;
