@@ -9,8 +9,7 @@
 #include "status.hpp"
 
 struct tdls_handle_st {
-    tdls::runtime::Context context;
-    std::unique_ptr<tdls::runtime::cpu::Arena> arena;
+    tdls::runtime::Context context; // context.arena holds the handle's workers
 };
 
 namespace tdls::runtime {
@@ -97,13 +96,13 @@ void set_pivot_threshold(const char* function, tdls_handle_t handle, double tau)
 void set_num_threads(const char* function, tdls_handle_t handle, int threads) {
     modify(function, handle, [&](tdls_handle_st& h) {
         if (threads < 0) fail(TDLS_ERROR_INVALID_VALUE, function, "threads (", threads, ") < 0");
+        std::shared_ptr<cpu::Arena>& arena = h.context.arena;
         if (threads == 0) {
-            h.arena.reset();
-        } else if (!h.arena || h.arena->threads() != threads) {
-            h.arena = std::make_unique<cpu::Arena>(threads);
+            arena.reset();
+        } else if (!arena || arena->threads() != threads) {
+            arena = std::make_shared<cpu::Arena>(threads);
         }
         h.context.cpu_threads = threads;
-        h.context.arena = h.arena.get();
     });
 }
 

@@ -21,7 +21,11 @@ struct Context {
     void* stream = nullptr;
     double pivot_threshold = 1.0;
     int cpu_threads = 0;         ///< 0: every oneTBB worker
-    cpu::Arena* arena = nullptr; ///< the handle's workers; null: every worker
+    /// The handle's workers; null: every worker. Shared, so that a call in
+    /// flight keeps its arena even if another thread destroys the handle or
+    /// changes its thread count meanwhile (a contract violation, but one that
+    /// must not free memory under a running call).
+    std::shared_ptr<cpu::Arena> arena;
 };
 
 /// The context of a compute call: the handle's, or the default one for NULL.

@@ -34,7 +34,7 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
         if (!plan.supported || kernel.run == nullptr)
             fail(TDLS_ERROR_NOT_SUPPORTED, function, "no CPU instance for n (", ops.n, ") in this build");
         call.pivot_threshold = context.pivot_threshold;
-        cpu::run(call, kernel, context.arena);
+        cpu::run(call, kernel, context.arena.get());
         return;
     }
     default:
