@@ -472,3 +472,89 @@ TEST_CASE("many threads: own handles created, used and destroyed, and the defaul
     CHECK(foreign_messages.load() == 0);
     REQUIRE(solved.load() == (handle_threads + default_threads) * rounds);
 }
+
+TEST_CASE("handles destroyed or re-threaded while another thread solves with them", "[capi][handles][threads]") {
+    // The contract asks for one thread per handle at a time; a program that
+    // breaks it by destroying a handle (or changing its thread count) while
+    // another thread is inside a call with it must still not free memory under
+    // that call: the call finishes on the arena it started with. A call that
+    // starts after the destroy gets INVALID_HANDLE (or, if the allocator gave
+    // the address to a new handle meanwhile, runs on that live handle).
+    const Batch& reference = serial_reference();
+    constexpr int rounds = 40;
+    std::atomic<int> solved{0}, refused{0}, mismatches{0}, failures{0};
+    for (int round = 0; round < rounds; ++round) {
+        tdls_handle_t handle = nullptr;
+        REQUIRE(tdls_create(&handle, TDLS_BACKEND_CPU, 0) == TDLS_SUCCESS);
+        REQUIRE(tdls_set_num_threads(handle, 2) == TDLS_SUCCESS);
+        std::atomic<bool> started{false};
+        std::thread solver([&] {
+            for (int call = 0; call < 4; ++call) {
+                Batch b(batch_systems, batch_seed);
+                started.store(true);
+                const tdls_status_t status = b.solve(handle);
+                if (status == TDLS_SUCCESS) {
+                    ++solved;
+                    if (!(b == reference)) ++mismatches;
+                } else if (status == TDLS_ERROR_INVALID_HANDLE) {
+                    ++refused;
+                } else {
+                    ++failures;
+                }
+            }
+        });
+        while (!started.load()) std::this_thread::yield();
+        if (round % 2 == 0) {
+            // Change the arena under the running call, then destroy the handle.
+            if (tdls_set_num_threads(handle, 3) != TDLS_SUCCESS) ++failures;
+            if (tdls_set_num_threads(handle, 0) != TDLS_SUCCESS) ++failures;
+        }
+        if (tdls_destroy(handle) != TDLS_SUCCESS) ++failures;
+        solver.join();
+    }
+    CHECK(failures.load() == 0);
+    CHECK(mismatches.load() == 0);
+    REQUIRE(solved.load() + refused.load() == rounds * 4);
+    // Both outcomes happened (which call lands on which side is up to the scheduler).
+    CHECK(solved.load() >= 1);
+    CHECK(refused.load() >= 1);
+}
+
+TEST_CASE("handle create and destroy from many threads, handles passed between threads", "[capi][handles][threads]") {
+    // Creators hand their handles to destroyers through a queue, so that each
+    // handle is created on one thread and destroyed on another while more are
+    // created; every handle is destroyed exactly once, a second destroy is refused.
+    constexpr int creators = 4, per_creator = 200;
+    std::vector<std::vector<tdls_handle_t>> made(creators);
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int c = 0; c < creators; ++c)
+        threads.emplace_back([&, c] {
+            for (int i = 0; i < per_creator; ++i) {
+                tdls_handle_t h = nullptr;
+                if (tdls_create(&h, i % 2 ? TDLS_BACKEND_CPU : TDLS_BACKEND_AUTO, 0) != TDLS_SUCCESS) ++failures;
+                if (tdls_set_pivot_threshold(h, 0.5) != TDLS_SUCCESS) ++failures;
+                made[c].push_back(h);
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+    std::atomic<int> destroyed{0}, refused{0};
+    for (int c = 0; c < creators; ++c)
+        threads.emplace_back([&, c] {
+            // Destroy another creator's handles, while a sibling destroys these.
+            for (tdls_handle_t h : made[(c + 1) % creators]) {
+                if (tdls_destroy(h) == TDLS_SUCCESS) ++destroyed;
+                tdls_backend_t backend;
+                if (tdls_get_backend(h, &backend) == TDLS_ERROR_INVALID_HANDLE) ++refused;
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    CHECK(failures.load() == 0);
+    REQUIRE(destroyed.load() == creators * per_creator);
+    CHECK(refused.load() == creators * per_creator);
+    int second = 0;
+    for (const auto& list : made)
+        for (tdls_handle_t h : list) second += tdls_destroy(h) == TDLS_ERROR_INVALID_HANDLE;
+    CHECK(second == creators * per_creator);
+}
