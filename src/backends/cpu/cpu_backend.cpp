@@ -2,9 +2,6 @@
 
 #include <algorithm>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
-
 #include "arena.hpp"
 
 namespace tdls::runtime::cpu {
@@ -21,21 +18,13 @@ void run(const kernels::BatchCall& call, kernels::cpu::CpuKernel kernel, Arena* 
     const std::int64_t lanes = kernel.lanes;
     const std::int64_t tiles = (batch + lanes - 1) / lanes;
     const std::int64_t grain = grain_size(call.operands.n, call.operands.nrhs, kernel.lanes);
-    const auto solve_all = [&] {
-        if (tiles <= grain) { // one task: no scheduling at all
-            kernel.run(call, 0, batch);
-            return;
-        }
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::int64_t>(0, tiles, grain),
-                                  [&](const oneapi::tbb::blocked_range<std::int64_t>& range) {
-                                      kernel.run(call, range.begin() * lanes,
-                                                 std::min(range.end() * lanes, batch));
-                                  });
-    };
-    if (arena)
-        arena->execute(solve_all);
-    else
-        solve_all();
+    if (tiles <= grain) { // one task: no scheduling at all
+        kernel.run(call, 0, batch);
+        return;
+    }
+    parallel_tiles(tiles, grain, arena, [&](std::int64_t first, std::int64_t last) {
+        kernel.run(call, first * lanes, std::min(last * lanes, batch));
+    });
 }
 
 } // namespace tdls::runtime::cpu
