@@ -54,8 +54,8 @@ tdls_status_t tdls_create(tdls_handle_t* handle, tdls_backend_t backend, int dev
         rt::fail(TDLS_ERROR_INVALID_VALUE, function, "backend (", int(backend), ") is not a tdls_backend_t");
     if (device < 0) rt::fail(TDLS_ERROR_INVALID_VALUE, function, "device (", device, ") < 0");
     if (!rt::backend_available(backend))
-        rt::fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(backend),
-                 ") has no plugin, runtime or device on this machine");
+        rt::fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(backend), ") is unavailable: ",
+                 rt::unavailable_reason(backend));
     if ((backend == TDLS_BACKEND_CPU || backend == TDLS_BACKEND_AUTO) && device != 0)
         rt::fail(TDLS_ERROR_INVALID_VALUE, function, "device (", device, ") != 0 for the ",
                  backend == TDLS_BACKEND_CPU ? "CPU" : "AUTO", " backend, which has one device, 0");

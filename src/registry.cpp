@@ -10,6 +10,7 @@
 #include <tdls/generated/instances.hpp>
 
 #include "cpu/simd/isa.hpp"
+#include "backends/plugin/loader.hpp"
 #include "status.hpp"
 
 namespace tdls::runtime {
@@ -123,21 +124,43 @@ int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
 } // namespace
 
 bool backend_available(tdls_backend_t backend) noexcept {
-    // The CUDA and HIP plugins are not built yet: only the CPU can run.
-    return backend == TDLS_BACKEND_AUTO || backend == TDLS_BACKEND_CPU;
+    switch (backend) {
+    case TDLS_BACKEND_AUTO:
+    case TDLS_BACKEND_CPU:
+        return true;
+    case TDLS_BACKEND_CUDA:
+    case TDLS_BACKEND_HIP:
+        try {
+            return plugin::plugin(backend).usable();
+        } catch (...) { // out of memory while loading: not available now
+            return false;
+        }
+    }
+    return false;
+}
+
+std::string unavailable_reason(tdls_backend_t backend) {
+    if (backend != TDLS_BACKEND_CUDA && backend != TDLS_BACKEND_HIP) return "";
+    return plugin::plugin(backend).reason;
 }
 
 tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested) {
     switch (requested) {
-    case TDLS_BACKEND_AUTO: // without a GPU plugin, every pointer is host memory
+    case TDLS_BACKEND_AUTO: // no GPU backend computes yet: every pointer is host memory
     case TDLS_BACKEND_CPU:
         return TDLS_BACKEND_CPU;
     case TDLS_BACKEND_CUDA:
     case TDLS_BACKEND_HIP:
-        break;
+        if (!backend_available(requested))
+            fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(requested), ") is unavailable: ",
+                 unavailable_reason(requested));
+        // Plugin ABI version 1 discovers devices only; the compute entries
+        // come with the GPU backends.
+        fail(TDLS_ERROR_NOT_SUPPORTED, function, "backend (", int(requested), "): the ",
+             plugin::file_name(requested), " plugin has no compute entries in plugin ABI version ",
+             TDLS_PLUGIN_ABI_VERSION);
     }
-    fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(requested),
-         ") has no plugin in this build; only the CPU backend is available");
+    fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(requested), ") is not a tdls_backend_t");
 }
 
 const char* name(CpuFamily family) noexcept {

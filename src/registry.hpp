@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <tdls/tdls.h>
 
@@ -11,8 +12,12 @@
 
 namespace tdls::runtime {
 
-/// 1 if calls can run on the backend now. GPU backends arrive as plugins.
+/// 1 if calls can run on the backend now: the CPU always, a GPU backend when
+/// its plugin loaded and sees a device (backends/plugin/loader.hpp).
 bool backend_available(tdls_backend_t backend) noexcept;
+
+/// Why a GPU backend is unavailable (the plugin loader's sentence); "" else.
+std::string unavailable_reason(tdls_backend_t backend);
 
 /// The backend that runs a call made under `requested` (AUTO: decided by
 /// where the operands live). Throws BACKEND_UNAVAILABLE.
