@@ -9,13 +9,12 @@
 // ThreadSanitizer build runs it too.
 //
 // A plain main, not Catch2: nothing may call the library before the threads.
-#include <atomic>
 #include <cstdio>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "capi_support.hpp"
+#include "released_together.hpp"
 
 using namespace capi_test;
 
@@ -63,18 +62,7 @@ Results first_calls(int thread) {
 
 int main() {
     std::vector<Results> concurrent(thread_count);
-    std::atomic<int> ready{0};
-    std::atomic<bool> go{false};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < thread_count; ++t)
-        threads.emplace_back([&, t] {
-            ++ready;
-            while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-            concurrent[t] = first_calls(t);
-        });
-    while (ready.load() < thread_count) std::this_thread::yield();
-    go.store(true, std::memory_order_release);
-    for (std::thread& thread : threads) thread.join();
+    tdls_test::run_released_together(thread_count, [&](int t) { concurrent[t] = first_calls(t); });
 
     int failures = 0, compared = 0;
     auto expect = [&](bool ok, const char* what, int t) {

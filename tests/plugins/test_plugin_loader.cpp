@@ -11,14 +11,14 @@
 
 #include <dlfcn.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "released_together.hpp"
 
 namespace {
 
@@ -103,18 +103,7 @@ int main(int argc, char** argv) {
 
     constexpr int thread_count = 16;
     std::vector<Answers> answers(thread_count);
-    std::atomic<int> ready{0};
-    std::atomic<bool> go{false};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < thread_count; ++t)
-        threads.emplace_back([&, t] {
-            ++ready;
-            while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-            answers[t] = first_calls();
-        });
-    while (ready.load() < thread_count) std::this_thread::yield();
-    go.store(true, std::memory_order_release);
-    for (std::thread& t : threads) t.join();
+    tdls_test::run_released_together(thread_count, [&](int t) { answers[t] = first_calls(); });
 
     for (int t = 1; t < thread_count; ++t)
         check(same(answers[t], answers[0]), "thread " + std::to_string(t) + " got other answers than thread 0");
