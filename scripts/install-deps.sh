@@ -8,9 +8,10 @@
 #   hipcc, HIP runtime   HIP compile check and plugin
 #   gfortran             Fortran module and example
 #   pkg-config, binutils install and export checks (pkg-config tdls, nm, objdump)
+#   clang, libclang-rt-14-dev  the libFuzzer harnesses (fuzz/), with ASan + UBSan
 set -euo pipefail
 packages=(cmake g++ make catch2 liblapacke-dev libopenblas-dev libeigen3-dev libtbb-dev
-          hipcc libamdhip64-dev rocm-device-libs gfortran pkg-config binutils)
+          hipcc libamdhip64-dev rocm-device-libs gfortran pkg-config binutils clang libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # Builds and passes every test from a fresh clone: installs what is missing,
-# builds the release tree (tests, GPU compile checks for nvcc sm_90 and hipcc
-# gfx90a where installed, benchmarks) and runs ctest, then builds and runs the
-# ThreadSanitizer build of the threaded tests.
+# then four builds, each with its ctest run:
+#   release  the library, every test, the GPU compile checks (nvcc sm_90,
+#            hipcc gfx90a, where installed) and the benchmarks;
+#   tsan     ThreadSanitizer: the library and the threaded tests;
+#   asan     AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite;
+#   fuzz     clang, ASan + UBSan: the libFuzzer harnesses, a bounded run each
+#            (TDLS_FUZZ_SECONDS, default 60) from the committed corpus.
+# Any sanitizer report, fuzzer finding or failed check fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 start=$(date +%s)
-cmake --preset release
-cmake --build --preset release -j "$jobs"
-ctest --preset release -j "$jobs"
-cmake --preset tsan
-cmake --build --preset tsan -j "$jobs"
-ctest --preset tsan
+stage() {
+  local preset=$1 began
+  began=$(date +%s)
+  cmake --preset "$preset"
+  cmake --build --preset "$preset" -j "$jobs"
+  ctest --preset "$preset" -j "$jobs"
+  echo "test.sh: $preset passed in $(( $(date +%s) - began )) s"
+}
+stage release
+stage tsan
+stage asan
+stage fuzz
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"

@@ -58,7 +58,18 @@ extern "C" {
 /** The largest order n the library solves; larger n is TDLS_ERROR_NOT_SUPPORTED. */
 #define TDLS_MAX_ORDER 1024
 
-typedef enum {
+/* In C++ the enums have int as their fixed underlying type. A C caller may
+ * pass any int where an enum is expected, and a C++ enum without a fixed
+ * type holds only the values of its enumerators' bit range: reading any
+ * other (which the library does to refuse it) would be undefined behaviour.
+ * Same size and calling convention as before; C (and C++98) unchanged. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define TDLS_ENUM_BASE : int
+#else
+#define TDLS_ENUM_BASE
+#endif
+
+typedef enum TDLS_ENUM_BASE {
     TDLS_SUCCESS = 0,
     TDLS_ERROR_INVALID_HANDLE = 1,      /* handle destroyed or never created */
     TDLS_ERROR_INVALID_VALUE = 2,       /* an argument out of range; the message names it */
@@ -69,9 +80,14 @@ typedef enum {
     TDLS_ERROR_INTERNAL = 7
 } tdls_status_t;
 
-typedef enum { TDLS_FLOAT32 = 0, TDLS_FLOAT64 = 1, TDLS_COMPLEX64 = 2, TDLS_COMPLEX128 = 3 } tdls_dtype_t;
-typedef enum { TDLS_COL_MAJOR = 0, TDLS_ROW_MAJOR = 1 } tdls_layout_t;
-typedef enum {
+typedef enum TDLS_ENUM_BASE {
+    TDLS_FLOAT32 = 0,
+    TDLS_FLOAT64 = 1,
+    TDLS_COMPLEX64 = 2,
+    TDLS_COMPLEX128 = 3
+} tdls_dtype_t;
+typedef enum TDLS_ENUM_BASE { TDLS_COL_MAJOR = 0, TDLS_ROW_MAJOR = 1 } tdls_layout_t;
+typedef enum TDLS_ENUM_BASE {
     TDLS_BACKEND_AUTO = 0,
     TDLS_BACKEND_CPU = 1,
     TDLS_BACKEND_CUDA = 2,

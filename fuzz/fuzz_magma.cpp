@@ -1,0 +1,313 @@
+// libtdls fuzzing: magma_sgesv_batched_small and magma_dgesv_batched_small.
+// Built twice: against libtdls_magma (magma_int_t = int) as fuzz_magma and
+// against libtdls_magma64 (long long, MAGMA_ILP64) as fuzz_magma64; the two
+// export the same names, hence two executables. The return code is compared
+// with the order tdls/magma.h documents; a nonzero code or a quick return
+// must leave every operand alone; a solved batch passes the same oracles as
+// the C ABI's (column-major, one allocation per system).
+#include <tdls/magma.h>
+#include <tdls/tdls.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "support/batch.hpp"
+#include "support/input.hpp"
+#include "support/oracle.hpp"
+
+namespace {
+
+using namespace tdls_fuzz;
+
+constexpr std::int64_t array_cap = 4096;
+
+enum class Defect { None, ANull, AEntry, IpivNull, IpivEntry, BNull, BEntry, InfoNull };
+enum class Alias { None, SameA, BInA, SameIpiv };
+
+struct Call {
+    bool double_precision = true;
+    Contents contents = Contents::Scaled;
+    bool queue = false; // a non-NULL queue (no MAGMA in this process to read it)
+    magma_int_t n = 0, nrhs = 0, ldda = 0, lddb = 0, batch = 0;
+    Defect defect = Defect::None;
+    Alias alias = Alias::None;
+    std::uint8_t first = 0, second = 0;
+};
+
+/// A decoded 64-bit value as magma_int_t: the 32-bit library sees it
+/// truncated, as a caller's own conversion would.
+magma_int_t as_magma(std::int64_t v) {
+    return static_cast<magma_int_t>(v);
+}
+
+Call decode(Input& in) {
+    Call call;
+    const std::uint8_t head = in.byte();
+    call.double_precision = head & 1;
+    call.contents = Contents((head >> 1) % std::uint8_t(Contents::Count));
+    call.queue = (head >> 3) == 31;
+    const std::int64_t n = fold_order(in.size(-2, 40));
+    call.n = as_magma(n);
+    call.nrhs = as_magma(in.size(-2, 8));
+    call.ldda = as_magma(in.at_least(n));
+    call.lddb = as_magma(in.at_least(n));
+    call.batch = as_magma(in.size(0, 40));
+    const std::uint8_t flags = in.byte();
+    switch (flags & 15) {
+    case 8:
+    case 9:
+        call.defect = Defect::IpivNull;
+        break;
+    case 10:
+        call.defect = Defect::ANull;
+        break;
+    case 11:
+        call.defect = Defect::AEntry;
+        break;
+    case 12:
+        call.defect = Defect::IpivEntry;
+        break;
+    case 13:
+        call.defect = Defect::BNull;
+        break;
+    case 14:
+        call.defect = (flags & 16) ? Defect::BEntry : Defect::InfoNull;
+        break;
+    default:
+        break;
+    }
+    switch (flags >> 5) {
+    case 5:
+        call.alias = Alias::SameA;
+        break;
+    case 6:
+        call.alias = Alias::BInA;
+        break;
+    case 7:
+        call.alias = Alias::SameIpiv;
+        break;
+    default:
+        break;
+    }
+    call.first = in.byte();
+    call.second = in.byte();
+    return call;
+}
+
+/// Where the documented order of checks stops.
+enum class Verdict { Code, Quick, ArraysRead, Solve };
+
+struct Expected {
+    Verdict verdict;
+    magma_int_t code;
+};
+
+Expected expected_code(const Call& c) {
+    if (c.n < 0) return {Verdict::Code, -1};
+    if (c.nrhs < 0) return {Verdict::Code, -2};
+    if (c.n == 0 || c.nrhs == 0) return {Verdict::Quick, 0};
+    if (c.ldda < c.n) return {Verdict::Code, -4};
+    if (c.lddb < c.n) return {Verdict::Code, -7};
+    if (c.batch < 0) return {Verdict::Code, -9};
+    if (c.batch == 0) return {Verdict::Quick, 0};
+    if (c.queue) return {Verdict::Code, MAGMA_ERR};
+    switch (c.defect) { // in argument order: one defect at a time
+    case Defect::ANull:
+    case Defect::AEntry:
+        return {Verdict::ArraysRead, -3};
+    case Defect::IpivEntry:
+        return {Verdict::ArraysRead, -5};
+    case Defect::BNull:
+    case Defect::BEntry:
+        return {Verdict::ArraysRead, -6};
+    case Defect::InfoNull:
+        return {Verdict::ArraysRead, -8};
+    default:
+        break;
+    }
+    if (c.n > TDLS_MAX_ORDER) return {Verdict::ArraysRead, MAGMA_ERR};
+    return {Verdict::Solve, 0};
+}
+
+void fit(Call& c) {
+    const auto too_big = [&] {
+        const std::int64_t batch = c.batch;
+        return saturated_mul(batch, saturated_mul(c.ldda, c.n)) > element_cap ||
+               saturated_mul(batch, saturated_mul(c.lddb, c.nrhs)) > element_cap ||
+               saturated_mul(batch, work_of(c.n, c.nrhs)) > work_cap || batch > batch_cap;
+    };
+    while (too_big()) {
+        if (c.ldda > c.n + 8)
+            c.ldda = c.n + (c.ldda - c.n) % 9;
+        else if (c.lddb > c.n + 8)
+            c.lddb = c.n + (c.lddb - c.n) % 9;
+        else if (c.nrhs > 8)
+            c.nrhs = 1 + c.nrhs % 8;
+        else if (c.batch > 1)
+            c.batch /= 2;
+        else
+            return;
+    }
+}
+
+template <typename T>
+struct Operands {
+    std::vector<Operand<T>> A, B;
+    std::vector<Operand<magma_int_t>> ipiv;
+    Operand<magma_int_t> info;
+    std::vector<T*> A_array, B_array;
+    std::vector<magma_int_t*> ipiv_array;
+    std::vector<T*> A_array_before, B_array_before;
+    std::vector<magma_int_t*> ipiv_array_before;
+
+    bool unchanged() const {
+        for (const auto& a : A)
+            if (!a.unchanged()) return false;
+        for (const auto& b : B)
+            if (!b.unchanged()) return false;
+        for (const auto& p : ipiv)
+            if (!p.unchanged()) return false;
+        return info.unchanged() && A_array == A_array_before && B_array == B_array_before &&
+               ipiv_array == ipiv_array_before;
+    }
+};
+
+template <typename T>
+Operands<T> allocate(const Call& call, std::int64_t entries, std::int64_t systems, std::int64_t a_size,
+                     std::int64_t b_size, std::int64_t ipiv_size, Input& in) {
+    Operands<T> ops;
+    ContentSource<T> contents(in, call.contents);
+    for (std::int64_t s = 0; s < systems; ++s) {
+        ops.A.emplace_back();
+        ops.B.emplace_back();
+        ops.ipiv.emplace_back();
+        ops.A.back().allocate(a_size);
+        ops.B.back().allocate(b_size);
+        ops.ipiv.back().allocate(ipiv_size);
+        contents.fill(ops.A.back().memory.data(), ops.A.back().memory.size());
+        contents.fill(ops.B.back().memory.data(), ops.B.back().memory.size());
+        for (magma_int_t& p : ops.ipiv.back().memory) p = -7;
+    }
+    ops.info.allocate(entries);
+    for (magma_int_t& v : ops.info.memory) v = -9;
+    for (std::int64_t s = 0; s < entries; ++s) {
+        const std::size_t owner = std::size_t(s % systems);
+        ops.A_array.push_back(ops.A[owner].memory.data());
+        ops.B_array.push_back(ops.B[owner].memory.data());
+        ops.ipiv_array.push_back(ops.ipiv[owner].memory.data());
+    }
+    if (entries > 0) {
+        const std::size_t first = call.first % entries, second = call.second % entries;
+        if (call.alias == Alias::SameA) ops.A_array[first] = ops.A_array[second];
+        if (call.alias == Alias::BInA && b_size <= a_size) ops.B_array[first] = ops.A_array[second];
+        if (call.alias == Alias::SameIpiv) ops.ipiv_array[first] = ops.ipiv_array[second];
+        // After the aliases, so that no alias replaces the NULL entry.
+        if (call.defect == Defect::AEntry) ops.A_array[first] = nullptr;
+        if (call.defect == Defect::IpivEntry) ops.ipiv_array[first] = nullptr;
+        if (call.defect == Defect::BEntry) ops.B_array[first] = nullptr;
+    }
+    for (auto& a : ops.A) a.keep();
+    for (auto& b : ops.B) b.keep();
+    for (auto& p : ops.ipiv) p.keep();
+    ops.info.keep();
+    ops.A_array_before = ops.A_array;
+    ops.B_array_before = ops.B_array;
+    ops.ipiv_array_before = ops.ipiv_array;
+    return ops;
+}
+
+magma_int_t solve(float** A, magma_int_t** ipiv, float** B, magma_int_t* info, const Call& c,
+                  magma_queue_t queue) {
+    return magma_sgesv_batched_small(c.n, c.nrhs, A, c.ldda, ipiv, B, c.lddb, info, c.batch, queue);
+}
+magma_int_t solve(double** A, magma_int_t** ipiv, double** B, magma_int_t* info, const Call& c,
+                  magma_queue_t queue) {
+    return magma_dgesv_batched_small(c.n, c.nrhs, A, c.ldda, ipiv, B, c.lddb, info, c.batch, queue);
+}
+
+template <typename T>
+void check_solved(const Call& c, Operands<T>& ops) {
+    const char* where = sizeof(T) == 4 ? "magma_sgesv_batched_small" : "magma_dgesv_batched_small";
+    const std::int64_t n = c.n, nrhs = c.nrhs;
+    const bool pivots = c.defect != Defect::IpivNull;
+    for (std::int64_t s = 0; s < c.batch; ++s) {
+        Operand<T>& A = ops.A[std::size_t(s)];
+        Operand<T>& B = ops.B[std::size_t(s)];
+        const std::int64_t info = ops.info.memory[std::size_t(s)];
+        TDLS_FUZZ_CHECK(outside_unchanged(A, 1, 0, n, n, c.ldda),
+                        "%s: dA_array[%lld] changed outside its matrix", where, (long long)s);
+        TDLS_FUZZ_CHECK(outside_unchanged(B, 1, 0, n, nrhs, c.lddb),
+                        "%s: dB_array[%lld] changed outside its matrix", where, (long long)s);
+        if (!pivots)
+            TDLS_FUZZ_CHECK(ops.ipiv[std::size_t(s)].unchanged(), "%s: pivots written without dipiv_array",
+                            where);
+        const Strided<T> factors{A.memory.data(), 1, c.ldda};
+        check_factor_verdict(where, s, n, info, pivots ? ops.ipiv[std::size_t(s)].memory.data() : nullptr, 1,
+                             factors, true);
+        const Strided<T> X{B.memory.data(), 1, c.lddb};
+        const Strided<T> B0{B.before.data(), 1, c.lddb};
+        if (info > 0) {
+            TDLS_FUZZ_CHECK(B.unchanged(), "%s: system %lld is singular (info %lld) but B changed", where,
+                            (long long)s, (long long)info);
+            continue;
+        }
+        if (!residual_sampled(s, c.batch, n)) continue;
+        plant_wrong_answer(X, n);
+        const Strided<T> A0{A.before.data(), 1, c.ldda};
+        check_backward_error(where, s, n, nrhs, dense(A0, n), factors, B0, X);
+    }
+}
+
+template <typename T>
+void run(Call& call, Input& in) {
+    Expected expected = expected_code(call);
+    std::int64_t entries = 0, systems = 1;
+    std::int64_t a_size = refused_elements, b_size = refused_elements, ipiv_size = refused_elements;
+    if (expected.verdict == Verdict::Solve) {
+        fit(call);
+        expected = expected_code(call);
+        entries = systems = call.batch;
+        a_size = std::int64_t(call.ldda) * call.n;
+        b_size = std::int64_t(call.lddb) * call.nrhs;
+        ipiv_size = call.n;
+    } else if (expected.verdict == Verdict::ArraysRead) {
+        call.batch = magma_int_t(std::min<std::int64_t>(call.batch, array_cap));
+        entries = call.batch;
+    } else {
+        entries = std::clamp<std::int64_t>(call.batch, 0, 16);
+    }
+    Operands<T> ops =
+        allocate<T>(call, entries, std::max<std::int64_t>(systems, 1), a_size, b_size, ipiv_size, in);
+    int queue_object = 0;
+    const magma_queue_t queue = call.queue ? reinterpret_cast<magma_queue_t>(&queue_object) : nullptr;
+    const magma_int_t code =
+        solve(call.defect == Defect::ANull ? nullptr : ops.A_array.data(),
+              call.defect == Defect::IpivNull ? nullptr : ops.ipiv_array.data(),
+              call.defect == Defect::BNull ? nullptr : ops.B_array.data(),
+              call.defect == Defect::InfoNull ? nullptr : ops.info.memory.data(), call, queue);
+    const char* where = sizeof(T) == 4 ? "magma_sgesv_batched_small" : "magma_dgesv_batched_small";
+    TDLS_FUZZ_CHECK(code == expected.code,
+                    "%s(n %lld, nrhs %lld, ldda %lld, lddb %lld, batch %lld) returned %lld, "
+                    "tdls/magma.h says %lld",
+                    where, (long long)call.n, (long long)call.nrhs, (long long)call.ldda,
+                    (long long)call.lddb, (long long)call.batch, (long long)code, (long long)expected.code);
+    if (expected.verdict != Verdict::Solve) {
+        TDLS_FUZZ_CHECK(ops.unchanged(), "%s returned %lld but changed an operand", where, (long long)code);
+        return;
+    }
+    if (call.alias != Alias::None) return;
+    check_solved(call, ops);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    Input in(data, size);
+    Call call = decode(in);
+    if (call.double_precision)
+        run<double>(call, in);
+    else
+        run<float>(call, in);
+    return 0;
+}

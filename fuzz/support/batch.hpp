@@ -1,0 +1,115 @@
+// libtdls fuzzing: what the compute harnesses share beyond decoding: the
+// handles a call may run on, the limits that keep one input fast, and the
+// check that a call wrote nothing outside its systems.
+#pragma once
+
+#include <tdls/tdls.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "input.hpp"
+#include "oracle.hpp"
+
+namespace tdls_fuzz {
+
+/// Elements one operand may have, and the work one input may ask for
+/// (about n^3 + n^2 nrhs multiply-adds per system); a decoded call above
+/// them is shrunk, not skipped.
+inline constexpr std::int64_t element_cap = std::int64_t(1) << 18;
+inline constexpr std::int64_t work_cap = std::int64_t(1) << 21;
+/// Systems one call may have: enough for the CPU backend's parallel loop
+/// (n >= 4), few enough that the per-system checks stay cheap.
+inline constexpr std::int64_t batch_cap = 4096;
+/// Orders between this and TDLS_MAX_ORDER are folded below it, just past
+/// the SIMD kernels' 64 (the scalar kernel's orders): a 1024 x 1024 solve
+/// under ASan and coverage tracing would take seconds.
+inline constexpr std::int64_t order_cap = 72;
+/// Elements of the small buffers passed to a call the contract refuses.
+inline constexpr std::int64_t refused_elements = 16;
+
+inline std::int64_t fold_order(std::int64_t n) {
+    return n > order_cap && n <= TDLS_MAX_ORDER ? 65 + n % (order_cap - 64) : n;
+}
+
+inline std::int64_t work_of(std::int64_t n, std::int64_t nrhs) {
+    return saturated_add(saturated_mul(saturated_mul(n, n), n), saturated_mul(saturated_mul(n, n), nrhs));
+}
+
+/// The context of a compute call: the default one (NULL) or a handle made
+/// once per process (a oneTBB arena per input would cost more than the call).
+struct Context {
+    tdls_handle_t handle;
+    double tau;
+};
+
+inline Context context(std::uint8_t selector) {
+    struct Made {
+        Context one_thread{}, tau_half{}, tau_small{};
+        Made() {
+            tdls_create(&one_thread.handle, TDLS_BACKEND_CPU, 0);
+            tdls_set_num_threads(one_thread.handle, 1);
+            one_thread.tau = 1.0;
+            tdls_create(&tau_half.handle, TDLS_BACKEND_AUTO, 0);
+            tdls_set_pivot_threshold(tau_half.handle, 0.5);
+            tau_half.tau = 0.5;
+            tdls_create(&tau_small.handle, TDLS_BACKEND_CPU, 0);
+            tdls_set_pivot_threshold(tau_small.handle, 1e-3);
+            tau_small.tau = 1e-3;
+        }
+    };
+    static const Made made; // never destroyed: the process ends with them
+    switch (selector % 4) {
+    case 1:
+        return made.one_thread;
+    case 2:
+        return made.tau_half;
+    case 3:
+        return made.tau_small;
+    default:
+        return Context{nullptr, 1.0};
+    }
+}
+
+/// One operand: the memory handed to the call and its copy from before.
+template <typename E>
+struct Operand {
+    std::vector<E> memory, before;
+    bool given = true;
+
+    E* data() { return given ? memory.data() : nullptr; }
+    void allocate(std::int64_t elements) {
+        memory.assign(std::size_t(std::max<std::int64_t>(elements, 1)), E{});
+    }
+    void keep() { before = memory; }
+    bool unchanged() const { return same_bits(memory, before); }
+};
+
+/// Every element outside the systems' own ones still holds its old bits.
+/// System s owns base[s*step + r + c*ld] for r < rows, c < cols (the
+/// elements' layout inside the batch for the strided forms; Pointers: one
+/// system per allocation, step 0, batch 1).
+template <typename E>
+bool outside_unchanged(const Operand<E>& operand, std::int64_t batch, std::int64_t step, std::int64_t rows,
+                       std::int64_t cols, std::int64_t ld) {
+    std::vector<E> expected = operand.before;
+    for (std::int64_t s = 0; s < batch; ++s)
+        for (std::int64_t c = 0; c < cols; ++c)
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const std::size_t at = std::size_t(s * step + r + c * ld);
+                expected[at] = operand.memory[at];
+            }
+    return same_bits(expected, operand.memory);
+}
+
+/// Which systems get the (cubic) backward-error check: all when that is
+/// cheap, else an even sample, the first and the last included.
+inline bool residual_sampled(std::int64_t s, std::int64_t batch, std::int64_t n) {
+    const std::int64_t per_system = std::max<std::int64_t>(1, work_of(n, 1));
+    const std::int64_t every =
+        std::max<std::int64_t>(1, saturated_mul(batch, per_system) / (std::int64_t(1) << 18));
+    return s % every == 0 || s == batch - 1;
+}
+
+} // namespace tdls_fuzz
