@@ -33,6 +33,28 @@ inline std::int64_t fold_order(std::int64_t n) {
     return n > order_cap && n <= TDLS_MAX_ORDER ? 65 + n % (order_cap - 64) : n;
 }
 
+/// Moves an oversized leading dimension or stride back to within 8 of its
+/// minimum (keeping its excess mod 9, so the decoded padding still varies);
+/// false when it is already there, so a caller tries the next knob.
+inline bool shrink_towards(std::int64_t& value, std::int64_t minimum) {
+    if (value <= saturated_add(minimum, 8)) return false;
+    value = minimum + (value - minimum) % 9;
+    return true;
+}
+
+/// The last resorts of every fit(), once the leading dimensions and strides
+/// are at their minimum: nrhs back to 0..8, then half the batch. False when
+/// nothing is left to shrink.
+inline bool shrink_nrhs_then_batch(std::int64_t& nrhs, std::int64_t& batch) {
+    if (nrhs > 8) {
+        nrhs %= 9;
+        return true;
+    }
+    if (batch <= 1) return false;
+    batch /= 2;
+    return true;
+}
+
 inline std::int64_t work_of(std::int64_t n, std::int64_t nrhs) {
     return saturated_add(saturated_mul(saturated_mul(n, n), n), saturated_mul(saturated_mul(n, n), nrhs));
 }
@@ -71,6 +93,12 @@ inline Context context(std::uint8_t selector) {
         return Context{nullptr, 1.0};
     }
 }
+
+/// Elements of each operand handed to a call whose operands are one
+/// allocation each (strided and interleaved forms).
+struct Footprints {
+    std::int64_t A = 0, ipiv = 0, B = 0, info = 0;
+};
 
 /// One operand: the memory handed to the call and its copy from before.
 template <typename E>

@@ -76,11 +76,9 @@ class Input {
         case 1:
             return 1025;
         case 2:
-            return -1;
         case 3:
-            return int64_max;
         case 4:
-            return int64_min;
+            return extreme(b & 7);
         case 5:
             return std::int64_t(1) << 31;
         case 6:
@@ -102,11 +100,9 @@ class Input {
         case 1:
             return 0;
         case 2:
-            return -1;
         case 3:
-            return int64_max;
         case 4:
-            return int64_min;
+            return extreme(b & 7);
         case 5:
             return saturated_add(minimum, raw<std::int16_t>());
         default:
@@ -122,6 +118,14 @@ class Input {
     }
 
   private:
+    /// What size() and at_least() both give for the selector values 2..4 of
+    /// their edge cases: -1 and the int64 extremes (overflow in any size
+    /// arithmetic). One table, so the two fields cannot drift apart.
+    static std::int64_t extreme(int selector) {
+        constexpr std::int64_t values[] = {-1, int64_max, int64_min};
+        return values[selector - 2];
+    }
+
     const std::uint8_t* data_;
     std::size_t size_;
     std::size_t position_ = 0;
