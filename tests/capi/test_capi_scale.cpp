@@ -72,6 +72,19 @@ SystemSet<T> scale_set(int n, int nrhs, tdls_layout_t layout, std::int64_t batch
     return make_set<T>(n, nrhs, layout, kinds, seed);
 }
 
+/// Compares system s as read back from the far operands with the packed run;
+/// returns 1 (the system was checked).
+template <typename T>
+int check_same_as_packed(const Outcome<T>& packed, std::int64_t s, const std::vector<T>& a, const std::vector<T>& b,
+                         const std::vector<std::int32_t>& p, std::int32_t info) {
+    INFO("system " << s);
+    CHECK(same_bits(a, packed.A[s]));
+    CHECK(same_bits(b, packed.B[s]));
+    CHECK(p == packed.ipiv[s]);
+    CHECK(info == packed.info[s]);
+    return 1;
+}
+
 /// tdls_batched_gesv with strides of about 2^26 elements: the last systems sit
 /// past element 2^31 of A, ipiv and B.
 template <typename T>
@@ -102,16 +115,11 @@ int check_far_strided(int n, int nrhs, tdls_layout_t layout) {
     REQUIRE(packed.status == TDLS_SUCCESS);
     int checked = 0;
     for (std::int64_t s = 0; s < batch; ++s) {
-        INFO("system " << s);
         std::vector<T> a(A.data() + s * strideA, A.data() + s * strideA + std::int64_t(n) * n);
         std::vector<T> b(B.data() + s * strideB, B.data() + s * strideB + std::int64_t(R) * C);
         std::vector<std::int32_t> p(ipiv.data() + s * strideIpiv, ipiv.data() + s * strideIpiv + n);
-        CHECK(same_bits(a, packed.A[s]));
-        CHECK(same_bits(b, packed.B[s]));
-        CHECK(p == packed.ipiv[s]);
-        CHECK(info[s] == packed.info[s]);
+        checked += check_same_as_packed(packed, s, a, b, p, info[s]);
         CHECK(same_bits(std::vector<T>{A[s * strideA + std::int64_t(n) * n]}, std::vector<T>{sentinel<T>()}));
-        ++checked;
     }
     return checked;
 }
@@ -141,17 +149,12 @@ int check_far_interleaved(int n, int nrhs, tdls_layout_t layout) {
     REQUIRE(packed.status == TDLS_SUCCESS);
     int checked = 0;
     for (std::int64_t s = 0; s < batch; ++s) {
-        INFO("system " << s);
         std::vector<T> a(EA), b(EB);
         std::vector<std::int32_t> p(n);
         for (std::int64_t e = 0; e < EA; ++e) a[e] = A[e * block + s];
         for (std::int64_t e = 0; e < EB; ++e) b[e] = B[e * block + s];
         for (int e = 0; e < n; ++e) p[e] = ipiv[e * block + s];
-        CHECK(same_bits(a, packed.A[s]));
-        CHECK(same_bits(b, packed.B[s]));
-        CHECK(p == packed.ipiv[s]);
-        CHECK(info[s] == packed.info[s]);
-        ++checked;
+        checked += check_same_as_packed(packed, s, a, b, p, info[s]);
     }
     for (std::int64_t e = 0; e < EA; ++e)
         CHECK(same_bits(std::vector<T>{A[e * block + batch]}, std::vector<T>{sentinel<T>()}));
