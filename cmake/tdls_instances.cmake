@@ -1,15 +1,20 @@
 # Stamping precompiled solver instances from kernels/instances.cmake, for any
-# backend: the CPU now, the CUDA and HIP plugins next.
+# backend: the CPU kernels and the CUDA and HIP plugins.
 #
 # tdls_stamp_instances(<BACKEND> <ORDERS list var> <TEMPLATE file.in> <PER_SOURCE k>
-#                      <OUT_SOURCES var> <OUT_MACRO var> <OUT_STATIC_ORDERS var>)
+#                      <OUT_SOURCES var> <OUT_MACRO var> <OUT_STATIC_ORDERS var> [<EXTENSION>])
 # For every type of TDLS_INSTANCE_TYPES, layout of TDLS_INSTANCE_LAYOUTS and
 # order of the list, writes the line TDLS_<BACKEND>_INSTANTIATE(type, order,
 # row_major) into sources stamped from TEMPLATE (@TDLS_INSTANTIATIONS@, k
 # instances per source, in the current binary dir's generated/), appends
 # " X(type, order, row_major)" to the X-macro body OUT_MACRO, and returns the
-# nonzero orders, comma-separated, in OUT_STATIC_ORDERS.
+# nonzero orders, comma-separated, in OUT_STATIC_ORDERS. The sources end in
+# EXTENSION (default cpp; cu and hip for the GPU plugins).
 function(tdls_stamp_instances backend orders_var template per_source out_sources out_macro out_static)
+  set(extension cpp)
+  if(ARGC GREATER 7)
+    set(extension ${ARGV7})
+  endif()
   string(TOUPPER ${backend} BACKEND)
   set(generated_dir ${CMAKE_CURRENT_BINARY_DIR}/generated)
   set(sources)
@@ -35,7 +40,7 @@ function(tdls_stamp_instances backend orders_var template per_source out_sources
           set(TDLS_TYPE ${type})
           set(TDLS_LAYOUT ${layout})
           set(TDLS_INSTANTIATIONS "${lines}")
-          set(file ${generated_dir}/gesv_${backend}_${type}_${layout}_${part}.cpp)
+          set(file ${generated_dir}/gesv_${backend}_${type}_${layout}_${part}.${extension})
           configure_file(${template} ${file} @ONLY)
           list(APPEND sources ${file})
           math(EXPR part "${part} + 1")

@@ -25,6 +25,21 @@ foreach(n RANGE 1 16)
   list(APPEND TDLS_SIMD_ORDERS ${n})
 endforeach()
 
+# GPU register kernels (kernels/gpu/, the CUDA and HIP plugins): static orders
+# whose rows fit the registers of one warp's groups. Every other order up to
+# TDLS_MAX_ORDER runs the block kernel (one system per block, the dynamic
+# solver on a copy of the matrix in shared memory). Sized by the plugins'
+# build time, which CI keeps under ~5 minutes per plugin on 2 cores: nvcc
+# took 5.6 s for orders 1-4 (double, column-major, sm_90, one core) and 108 s
+# for orders 29-32, so 1-32 would cost about 25 core-minutes per plugin, and
+# 1-16 took about 10 (hipcc more); 1-12 keeps each plugin within ~5 minutes
+# on 2 cores. scripts/device-check, on a many-core GPU machine, raises it.
+set(TDLS_GPU_MAX_STATIC_ORDER 12 CACHE STRING "Largest order of the GPU register kernels (1..32)")
+set(TDLS_GPU_ORDERS)
+foreach(n RANGE 1 ${TDLS_GPU_MAX_STATIC_ORDER})
+  list(APPEND TDLS_GPU_ORDERS ${n})
+endforeach()
+
 # Instruction sets: name, vector bytes, compiler flags. generic is the
 # compiler's baseline (SSE2 on x86-64) and is built everywhere; the others on
 # x86-64 only. The flags must match the run-time check in src/registry.cpp.

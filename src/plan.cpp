@@ -114,12 +114,13 @@ Plan make_plan(std::int64_t n, tdls_dtype_t dtype, tdls_layout_t layout, const D
     return make_gpu_plan(int(n), element_bytes, device);
 }
 
-Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& device) {
-    if (!plan.supported || batch <= 0 || plan.systems_per_block < 1) return Grid{0, 0, 0, 0};
+namespace {
+
+Grid grid_of(std::int64_t systems_per_block, std::int64_t batch, const DeviceProperties& device) {
     const std::int64_t max_x = std::max<std::int64_t>(1, device.max_grid_x);
     const std::int64_t max_y = std::max<std::int64_t>(1, device.max_grid_y);
     // (batch - 1) / s + 1 is ceil(batch / s) without forming batch + s - 1.
-    const std::int64_t blocks_needed = (batch - 1) / plan.systems_per_block + 1;
+    const std::int64_t blocks_needed = (batch - 1) / systems_per_block + 1;
 
     if (blocks_needed <= max_x) return Grid{blocks_needed, 1, 1, batch};
 
@@ -133,7 +134,48 @@ Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& dev
     // Full grids, one launch after the other; max_x * max_y < blocks_needed, so no product overflows.
     const std::int64_t blocks_per_launch = max_x * max_y;
     const std::int64_t launches = (blocks_needed - 1) / blocks_per_launch + 1;
-    return Grid{max_x, max_y, launches, blocks_per_launch * plan.systems_per_block};
+    return Grid{max_x, max_y, launches, blocks_per_launch * systems_per_block};
+}
+
+std::int64_t round_up_16(std::int64_t bytes) {
+    return (bytes + workspace_alignment_bytes - 1) / workspace_alignment_bytes * workspace_alignment_bytes;
+}
+
+} // namespace
+
+Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& device) {
+    if (!plan.supported || batch <= 0 || plan.systems_per_block < 1) return Grid{0, 0, 0, 0};
+    return grid_of(plan.systems_per_block, batch, device);
+}
+
+BlockPlan make_block_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device, bool matrix_packed) {
+    const int element_bytes = real_element_bytes(dtype);
+    if (n < 1 || n > TDLS_MAX_ORDER || element_bytes == 0 || device.vendor == Vendor::Cpu) return BlockPlan{};
+    // One row per thread: the whole block is the group.
+    if (n > device.max_threads_per_block) return BlockPlan{};
+    BlockPlan plan{};
+    plan.threads = int(n);
+    plan.element_bytes = element_bytes;
+    plan.workspace_elements = tdls::detail::coop::workspace_elements<true>(int(n), int(n));
+    plan.order_offset_bytes = round_up_16(std::int64_t(plan.workspace_elements) * element_bytes);
+    plan.matrix_offset_bytes = plan.order_offset_bytes + round_up_16((n + 1) * 4);
+    const std::int64_t with_matrix = plan.matrix_offset_bytes + round_up_16(n * n * element_bytes);
+    if (with_matrix <= device.shared_memory_per_block) {
+        plan.matrix = MatrixPlace::Shared;
+        plan.shared_memory_bytes = with_matrix;
+    } else if (matrix_packed && plan.matrix_offset_bytes <= device.shared_memory_per_block) {
+        plan.matrix = MatrixPlace::InPlace;
+        plan.shared_memory_bytes = plan.matrix_offset_bytes;
+    } else {
+        return BlockPlan{};
+    }
+    plan.supported = true;
+    return plan;
+}
+
+Grid make_block_grid(const BlockPlan& plan, std::int64_t batch, const DeviceProperties& device) {
+    if (!plan.supported || batch <= 0) return Grid{0, 0, 0, 0};
+    return grid_of(1, batch, device);
 }
 
 } // namespace tdls::runtime

@@ -155,6 +155,7 @@ struct LaneMapping {
     std::int64_t system; ///< index of the system in the batch; -1 when inactive
     int tx;              ///< rank of the thread in its group; 0 when inactive
     bool active;         ///< false: lanes past the warp's groups, or systems past the batch
+    int group_in_block;  ///< index of the thread's group in its block (its workspace slot); 0 when inactive
 };
 
 /// The system and rank of thread thread_in_block of block `block` (linear in
@@ -167,7 +168,7 @@ struct LaneMapping {
 TDLS_HOST_DEVICE constexpr LaneMapping map_lane(const Plan& plan, std::int64_t block, int thread_in_block,
                                                 std::int64_t first_system_of_launch,
                                                 std::int64_t batch) noexcept {
-    constexpr LaneMapping inactive{-1, 0, false};
+    constexpr LaneMapping inactive{-1, 0, false, 0};
     if (!plan.supported || block < 0 || thread_in_block < 0 || thread_in_block >= plan.block_size)
         return inactive;
     const int warp = thread_in_block / plan.warp_size;
@@ -181,7 +182,52 @@ TDLS_HOST_DEVICE constexpr LaneMapping map_lane(const Plan& plan, std::int64_t b
     if (remaining <= 0 || block > (remaining - 1) / plan.systems_per_block) return inactive;
     const std::int64_t first_of_block = block * plan.systems_per_block;
     if (group_in_block >= remaining - first_of_block) return inactive;
-    return {first_system_of_launch + first_of_block + group_in_block, lane % plan.threads_per_system, true};
+    return {first_system_of_launch + first_of_block + group_in_block, lane % plan.threads_per_system, true,
+            int(group_in_block)};
+}
+
+/// Where the block plan keeps the matrix of its system.
+enum class MatrixPlace {
+    Shared,  ///< a packed copy in shared memory, written back at the end
+    InPlace, ///< the caller's memory, which must be packed (one element step between rows)
+};
+
+/// The plan for orders the register plan cannot hold (or that have no static
+/// instance): one system per block, its group the whole block (ceil(n / 1)
+/// threads, one row each, so n <= max_threads_per_block), synchronised by the
+/// block barrier; the dynamic solver works on the matrix in shared memory when
+/// it fits, else in place in device memory. Shared memory holds, in order and
+/// each on a 16-byte boundary: the solver's workspace, the pivot order (n + 1
+/// ints), and the packed matrix (n * n elements) under MatrixPlace::Shared.
+struct BlockPlan {
+    bool supported;                   ///< false: the order does not fit the device this way
+    MatrixPlace matrix;               ///< where the dynamic solver finds the matrix
+    int threads;                      ///< threads of the block = of the group = n
+    int workspace_elements;           ///< solver workspace (physical interchanges, group of n threads)
+    std::int64_t order_offset_bytes;  ///< offset of the pivot order in shared memory
+    std::int64_t matrix_offset_bytes; ///< offset of the packed matrix (MatrixPlace::Shared)
+    std::int64_t shared_memory_bytes; ///< dynamic shared memory of one block
+    int element_bytes;                ///< 4 or 8
+
+    friend constexpr bool operator==(const BlockPlan&, const BlockPlan&) = default;
+};
+
+/// The block plan of order n on a device. matrix_packed says whether the
+/// caller's matrices have one element step between rows of a column and n
+/// between columns (lda == n, or the interleaved form), which the in-place
+/// fallback needs; with it false, an order whose matrix does not fit shared
+/// memory is unsupported.
+BlockPlan make_block_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device, bool matrix_packed);
+
+/// The grid of a block plan: one system per block.
+Grid make_block_grid(const BlockPlan& plan, std::int64_t batch, const DeviceProperties& device);
+
+/// The system of block `block` of the launch whose first system is
+/// first_system_of_launch; -1 when the block lies past the batch.
+TDLS_HOST_DEVICE constexpr std::int64_t block_system(std::int64_t block, std::int64_t first_system_of_launch,
+                                                     std::int64_t batch) noexcept {
+    if (block < 0 || block >= batch - first_system_of_launch) return -1;
+    return first_system_of_launch + block;
 }
 
 } // namespace tdls::runtime

@@ -144,23 +144,10 @@ std::string unavailable_reason(tdls_backend_t backend) {
     return plugin::plugin(backend).reason;
 }
 
-tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested) {
-    switch (requested) {
-    case TDLS_BACKEND_AUTO: // no GPU backend computes yet: every pointer is host memory
-    case TDLS_BACKEND_CPU:
-        return TDLS_BACKEND_CPU;
-    case TDLS_BACKEND_CUDA:
-    case TDLS_BACKEND_HIP:
-        if (!backend_available(requested))
-            fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(requested), ") is unavailable: ",
-                 unavailable_reason(requested));
-        // Plugin ABI version 1 discovers devices only; the compute entries
-        // come with the GPU backends.
-        fail(TDLS_ERROR_NOT_SUPPORTED, function, "backend (", int(requested), "): the ",
-             plugin::file_name(requested), " plugin has no compute entries in plugin ABI version ",
-             TDLS_PLUGIN_ABI_VERSION);
-    }
-    fail(TDLS_ERROR_BACKEND_UNAVAILABLE, function, "backend (", int(requested), ") is not a tdls_backend_t");
+int device_count(tdls_backend_t backend) {
+    if (backend != TDLS_BACKEND_CUDA && backend != TDLS_BACKEND_HIP) return 0;
+    const plugin::Plugin& p = plugin::plugin(backend);
+    return p.usable() ? p.devices : 0;
 }
 
 const char* name(CpuFamily family) noexcept {

@@ -19,9 +19,8 @@ bool backend_available(tdls_backend_t backend) noexcept;
 /// Why a GPU backend is unavailable (the plugin loader's sentence); "" else.
 std::string unavailable_reason(tdls_backend_t backend);
 
-/// The backend that runs a call made under `requested` (AUTO: decided by
-/// where the operands live). Throws BACKEND_UNAVAILABLE.
-tdls_backend_t resolve_backend(const char* function, tdls_backend_t requested);
+/// Devices of a usable GPU backend (0 for any other backend).
+int device_count(tdls_backend_t backend);
 
 /// The families of CPU kernels: one system per SIMD lane for each
 /// instruction set (orders up to 64), or one system per thread.

@@ -80,7 +80,7 @@ void check_strides(const char* function, const BatchOperands& ops, bool has_b) {
              ops.row_major ? "n" : "nrhs", " (", ops.ldb, "*", columns, ")");
 }
 
-void check_pointers(const char* function, const BatchCall& call, bool has_b) {
+void check_pointers(const char* function, const BatchCall& call, bool has_b, bool host_readable) {
     const BatchOperands& ops = call.operands;
     if (ops.batch == 0 || ops.n == 0) return;
     const bool needs_b = has_b && ops.nrhs > 0;
@@ -98,7 +98,7 @@ void check_pointers(const char* function, const BatchCall& call, bool has_b) {
         if (needs_b && ops.B == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "B is NULL");
     }
     if (needs_info && ops.info == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "info is NULL");
-    if (ops.form != BatchForm::Pointers) return;
+    if (ops.form != BatchForm::Pointers || !host_readable) return;
     for (std::int64_t s = 0; s < ops.batch; ++s) {
         if (ops.A_array[s] == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "A_array[", s, "] is NULL");
         if (ops.ipiv_array != nullptr && ops.ipiv_array[s] == nullptr)
@@ -131,7 +131,8 @@ void check_pivot_values(const char* function, const BatchOperands& ops) {
 
 } // namespace
 
-void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout, const BatchCall& call) {
+void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout, const BatchCall& call,
+              bool host_readable) {
     const BatchOperands& ops = call.operands;
     const bool has_b = call.operation != Operation::Getrf;
     check_dtype(function, dtype);
@@ -139,9 +140,9 @@ void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout, co
     check_signs(function, ops, has_b);
     check_leading_dimensions(function, ops, has_b);
     check_strides(function, ops, has_b);
-    check_pointers(function, call, has_b);
+    check_pointers(function, call, has_b, host_readable);
     check_order_supported(function, ops);
-    if (call.operation == Operation::Getrs && ops.n > 0) check_pivot_values(function, ops);
+    if (call.operation == Operation::Getrs && ops.n > 0 && host_readable) check_pivot_values(function, ops);
 }
 
 } // namespace tdls::runtime

@@ -119,7 +119,8 @@ struct Coverage {
     std::int64_t out_of_range = 0;   // active lanes with a system or rank outside the batch or group
     std::int64_t split_groups = 0;   // active lanes whose group is not whole, consecutive lanes of one warp
     std::int64_t bad_workspaces = 0; // workspaces off a 16-byte boundary, overlapping or outside the block
-    bool ok() const { return missing + duplicated + out_of_range + split_groups + bad_workspaces == 0; }
+    std::int64_t wrong_slots = 0;    // active lanes whose group_in_block is not their system's place in the block
+    bool ok() const { return missing + duplicated + out_of_range + split_groups + bad_workspaces + wrong_slots == 0; }
 };
 
 using Mapper = LaneMapping (*)(const Plan&, std::int64_t, int, std::int64_t, std::int64_t);
@@ -144,6 +145,9 @@ Coverage check_coverage(const Plan& plan, const Grid& grid, std::int64_t batch, 
                     ++found.out_of_range;
                     continue;
                 }
+                // The group's workspace slot is its place among the block's systems.
+                if (lane.group_in_block != lane.system - first - block * plan.systems_per_block)
+                    ++found.wrong_slots;
                 ++taken[std::size_t(lane.system) * std::size_t(group) + std::size_t(lane.tx)];
             }
             // Each active lane's group is lanes thread - tx .. thread - tx + group - 1 of its warp,
@@ -194,11 +198,11 @@ LaneMapping map_lane_short_block_stride(const Plan& plan, std::int64_t block, in
     const int warp = thread / plan.warp_size;
     const int lane = thread % plan.warp_size;
     const int group_in_warp = lane / plan.threads_per_system;
-    if (group_in_warp >= plan.groups_per_warp) return {-1, 0, false};
+    if (group_in_warp >= plan.groups_per_warp) return {-1, 0, false, 0};
     const std::int64_t system = first + block * (plan.systems_per_block - 1) +
                                 std::int64_t(warp) * plan.groups_per_warp + group_in_warp;
-    if (system >= batch) return {-1, 0, false};
-    return {system, lane % plan.threads_per_system, true};
+    if (system >= batch) return {-1, 0, false, 0};
+    return {system, lane % plan.threads_per_system, true, warp * plan.groups_per_warp + group_in_warp};
 }
 
 /// map_lane with an off-by-one in the rank: tx counts from 1.

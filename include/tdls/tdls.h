@@ -24,11 +24,28 @@
  *        nrhs == 0; ipiv may be NULL except in getrs); in the pointer-array
  *        form also a NULL entry of A_array, B_array or ipiv_array;
  *     8. n above TDLS_MAX_ORDER: TDLS_ERROR_NOT_SUPPORTED;
- *     9. getrs only: a pivot index outside 1..n (nothing is solved then).
+ *     9. getrs only: a pivot index outside 1..n (nothing is solved then);
+ *    10. where the operands live (below): operands in different places, or
+ *        not where the handle's backend runs: INVALID_VALUE; a GPU backend
+ *        without plugin, runtime or device: BACKEND_UNAVAILABLE.
  *   Then the quick returns: batch == 0 does nothing; n == 0 sets info[s] = 0;
  *   nrhs == 0 factors only and leaves B alone.
+ * - Where a call runs: backend AUTO (and the NULL handle) decides per call
+ *   from where the operands live: CUDA device or managed memory -> CUDA, HIP
+ *   device memory -> HIP, anything else -> CPU. A CUDA or HIP handle needs
+ *   every operand on its device; a CPU handle needs host memory.
  * - On the CPU backend a call returns when the batch is solved. The systems
  *   are spread over the oneTBB worker threads (tdls_set_num_threads).
+ * - On a GPU backend a call returns once its work is enqueued on the handle's
+ *   stream (tdls_set_stream; the default stream otherwise), like cuBLAS; info
+ *   and every result are written on the device, in stream order. The host
+ *   never reads device operands, so checks 7 and 9 on the contents of device
+ *   memory happen on the device, per system: a NULL entry of a device pointer
+ *   array leaves that system untouched with info[s] = -1 (LAPACK's "illegal
+ *   argument"), and getrs leaves a system whose pivots leave 1..n untouched.
+ *   A launch or device error is TDLS_ERROR_EXECUTION, with the runtime's
+ *   words in the message. The GPU results are bitwise those of the CPU
+ *   backend's scalar kernels (no contracted multiply-adds on either).
  * - A handle may be used by one host thread at a time; distinct handles and
  *   the default context may be used from many threads at once.
  *

@@ -11,24 +11,36 @@
 
 namespace tdls::kernels {
 
-/// Writes the 1-based swap sequence of `order` to ipiv[k * step].
-/// position_of and row_at are scratch arrays of n ints.
-TDLS_HOST_DEVICE inline void swap_sequence_from_order(const int* order, int n, std::int32_t* ipiv,
-                                                      std::int64_t step, int* position_of,
-                                                      int* row_at) noexcept {
+/// The 1-based swap sequence of an order given in the pivot array itself
+/// (ipiv[k * step] = order[k] on entry): step k reads order[k] before it
+/// writes ipiv[k], so the conversion needs no array of its own. The GPU
+/// driver uses it, where the group's threads write their rows' order straight
+/// into the caller's pivots.
+TDLS_HOST_DEVICE inline void swap_sequence_in_place(std::int32_t* ipiv, std::int64_t step, int n,
+                                                    int* position_of, int* row_at) noexcept {
     for (int r = 0; r < n; ++r) {
         position_of[r] = r;
         row_at[r] = r;
     }
     for (int k = 0; k < n; ++k) {
-        const int p = position_of[order[k]]; // >= k: positions before k are settled
+        const int row = int(ipiv[k * step]);
+        const int p = position_of[row];
         ipiv[k * step] = p + 1;
         const int displaced = row_at[k];
-        row_at[k] = order[k];
+        row_at[k] = row;
         row_at[p] = displaced;
-        position_of[order[k]] = k;
+        position_of[row] = k;
         position_of[displaced] = p;
     }
+}
+
+/// Writes the 1-based swap sequence of `order` to ipiv[k * step].
+/// position_of and row_at are scratch arrays of n ints.
+TDLS_HOST_DEVICE inline void swap_sequence_from_order(const int* order, int n, std::int32_t* ipiv,
+                                                      std::int64_t step, int* position_of,
+                                                      int* row_at) noexcept {
+    for (int k = 0; k < n; ++k) ipiv[k * step] = order[k];
+    swap_sequence_in_place(ipiv, step, n, position_of, row_at);
 }
 
 /// The order that the 1-based swap sequence ipiv[k * step] builds, as

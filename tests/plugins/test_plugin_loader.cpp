@@ -130,14 +130,16 @@ int main(int argc, char** argv) {
     if (which == "device") {
         check(a.cuda_available == 1, "CUDA available with a device");
         check(a.create == TDLS_SUCCESS, "CUDA handle created: " + a.create_message);
-        check(a.gpu_solve == TDLS_ERROR_NOT_SUPPORTED && contains(a.gpu_solve_message, "no compute entries"),
-              "a CUDA call says the plugin cannot compute yet: " + a.gpu_solve_message);
+        // Host operands for a CUDA handle: refused before the plugin sees them
+        // (test_plugin_dispatch covers the calls that reach it).
+        check(a.gpu_solve == TDLS_ERROR_INVALID_VALUE && contains(a.gpu_solve_message, "A is host memory"),
+              "a CUDA call on host memory is refused: " + a.gpu_solve_message);
     } else {
         check(a.cuda_available == 0, "CUDA unavailable");
         check(a.create == TDLS_ERROR_BACKEND_UNAVAILABLE, "CUDA create refused");
         std::string expected;
         if (which == "nodevice") expected = "no cuda device (cudaGetDeviceCount: stand-in error 35)";
-        if (which == "wrongabi") expected = "does not speak plugin ABI version 1 (it offers version 2)";
+        if (which == "wrongabi") expected = "does not speak plugin ABI version 2 (it offers version 3)";
         if (which == "noentry") expected = "exports no tdls_plugin_entry";
         if (which == "missing") expected = "cannot load " + dir + "/libtdls_cuda.so";
         check(contains(a.create_message, expected),

@@ -17,6 +17,11 @@
 #if defined(TDLS_COMPILER_CUDA) || defined(TDLS_COMPILER_HIP)
 #define TDLS_COMPILER_GPU 1
 #endif
+// nvcc brings in the CUDA runtime's declarations (__host__, threadIdx, ...)
+// by itself; hipcc does not, so the headers bring in HIP's.
+#if defined(TDLS_COMPILER_HIP)
+#include <hip/hip_runtime.h>
+#endif
 
 // Device passes: code between #if TDLS_DEVICE_PASS and #endif runs on the GPU.
 #if defined(__CUDA_ARCH__)

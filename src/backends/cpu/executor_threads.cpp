@@ -1,5 +1,6 @@
-// libtdls: the std::thread executor of the CPU backend, built only for the
-// ThreadSanitizer build (see arena.hpp): fork-join over the same chunks as
+// libtdls: the std::thread executor of the CPU backend, built for the
+// ThreadSanitizer build and builds without oneTBB (TDLS_CPU_EXECUTOR=threads;
+// see arena.hpp): fork-join over the same chunks as
 // the oneTBB executor, every synchronisation visible to the sanitizer.
 #include <algorithm>
 #include <atomic>

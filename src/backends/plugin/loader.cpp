@@ -45,9 +45,10 @@ Plugin load(tdls_backend_t backend) {
         p.reason = p.path + " exports no " TDLS_PLUGIN_ENTRY_NAME;
         return p;
     }
-    const tdls_plugin_table_v1* table = entry(TDLS_PLUGIN_ABI_VERSION);
+    const tdls_plugin_table* table = entry(TDLS_PLUGIN_ABI_VERSION);
     if (table == nullptr || table->abi_version != TDLS_PLUGIN_ABI_VERSION ||
-        table->table_size < sizeof(tdls_plugin_table_v1) || table->device_count == nullptr) {
+        table->table_size < sizeof(tdls_plugin_table) || table->device_count == nullptr ||
+        table->locate == nullptr || table->solve == nullptr) {
         p.reason = p.path + " does not speak plugin ABI version " + std::to_string(TDLS_PLUGIN_ABI_VERSION) +
                    (table ? " (it offers version " + std::to_string(table->abi_version) + ")" : "");
         return p;

@@ -17,7 +17,7 @@ namespace tdls::runtime::plugin {
 
 /// What loading a backend's plugin found; fixed after the first call.
 struct Plugin {
-    const tdls_plugin_table_v1* table = nullptr; ///< null: not loaded
+    const tdls_plugin_table* table = nullptr; ///< null: not loaded
     int devices = 0;                              ///< devices the plugin's runtime sees
     std::string path;                             ///< where the plugin was looked for
     std::string reason;                           ///< why it is unavailable; empty when usable

@@ -1,0 +1,127 @@
+// libtdls: the GPU batch driver of the block kernels, for the orders the
+// register kernels do not serve (past a warp's registers, or without a static
+// instance): one system per block, the whole block its group (one row per
+// thread, runtime::BlockPlan), the dynamic solver working on a packed copy of
+// the matrix in shared memory, or in place in device memory when the copy does
+// not fit and the caller's matrix is packed. Same results and conventions as
+// the register driver.
+//
+// Host-device, with the block barrier as an argument: __syncthreads on the
+// device, a std::barrier of CPU threads in the tests.
+#pragma once
+
+#include <cstdint>
+
+#include <tdls/solvers/cooperative_lupp/config.hpp>
+#include <tdls/solvers/cooperative_lupp/detail/driver.hpp>
+
+#include "../common/pivots.hpp"
+#include "launch.hpp"
+
+namespace tdls::kernels::gpu {
+
+template <typename T, bool RowMajor>
+struct BlockDriver {
+    static constexpr CooperativeLUppConfig<T> config{
+        .rows_per_thread = 1,
+        .row_interchange = RowInterchange::Physical,
+        .unroll_loops = false,
+        .layout = RowMajor ? Layout::RowMajor : Layout::ColMajor,
+        .runtime_pivot_threshold = true,
+    };
+    using Driver = detail::coop::Driver<T, config, 0>;
+    static constexpr std::int64_t any = dynamic_stride;
+
+    /// One thread of a block; every thread of the block calls it, and calls
+    /// block_barrier the same number of times.
+    template <typename BlockBarrier>
+    TDLS_HOST_DEVICE static void run(const GpuLaunch& launch, std::int64_t block, int thread,
+                                     unsigned char* shared, BlockBarrier& block_barrier) {
+        const BatchCall& call = launch.call;
+        const BatchOperands& ops = call.operands;
+        const runtime::BlockPlan& plan = launch.block_plan;
+        const std::int64_t s = runtime::block_system(block, launch.first_system, ops.batch);
+        if (s < 0 || thread >= plan.threads) return; // whole blocks only
+        const int n = int(ops.n);
+        T* work = reinterpret_cast<T*>(shared);
+        int* order = reinterpret_cast<int*>(shared + plan.order_offset_bytes); // n entries, then a flag
+        const SystemView<T> v = view_of<T>(ops, s);
+        if (missing_operand(call, v)) {
+            if (thread == 0 && ops.info != nullptr) ops.info[s] = -1;
+            return;
+        }
+        const bool staged = plan.matrix == runtime::MatrixPlace::Shared;
+        T* matrix = staged ? reinterpret_cast<T*>(shared + plan.matrix_offset_bytes) : v.A;
+        const std::int64_t step = staged ? 1 : v.a_row; // packed: column c starts at c * n * step
+
+        if (call.operation == Operation::Getrs) {
+            if (thread == 0) {
+                const bool valid = first_invalid_pivot(v.ipiv, v.ipiv_step, n) < 0;
+                order[n] = valid ? 1 : 0;
+                if (valid) order_from_swap_sequence(v.ipiv, v.ipiv_step, n, order);
+            }
+            if (staged) copy_matrix(v, n, thread, plan.threads, matrix, true);
+            block_barrier();
+            if (order[n] == 0) return; // pivots outside 1..n: the system is left untouched
+            for (std::int64_t k = 0; k < ops.nrhs; ++k) {
+                T* column = v.B + k * v.b_col;
+                Driver::template substitute<false, false, false, any, any, any>(
+                    n, thread, matrix, step, order, 1, column, column, v.b_row, work, block_barrier);
+            }
+            return;
+        }
+
+        if (staged) {
+            copy_matrix(v, n, thread, plan.threads, matrix, true);
+            block_barrier();
+        }
+        const T tau = T(call.pivot_threshold);
+        const std::int64_t nrhs = call.operation == Operation::Gesv ? ops.nrhs : 0;
+        int info;
+        if (nrhs == 1) {
+            info = Driver::template solve<false, false, false, any, any, any>(
+                       n, thread, matrix, step, order, 1, v.B, v.B, v.b_row, work, block_barrier, tau)
+                       .info;
+        } else {
+            info = Driver::template factorize<false, false, any, any>(n, thread, matrix, step, order, 1, work,
+                                                                      block_barrier, tau)
+                       .info;
+            if (info == 0) {
+                for (std::int64_t k = 0; k < nrhs; ++k) {
+                    T* column = v.B + k * v.b_col;
+                    Driver::template substitute<false, false, false, any, any, any>(
+                        n, thread, matrix, step, order, 1, column, column, v.b_row, work, block_barrier);
+                }
+            }
+        }
+        // Every entry point ends with a barrier: the factors and the order are complete.
+        if (staged) copy_matrix(v, n, thread, plan.threads, matrix, false);
+        if (thread != 0) return;
+        ops.info[s] = info;
+        if (v.ipiv != nullptr) {
+            int* position_of = reinterpret_cast<int*>(work + barrier_workspace_elements);
+            swap_sequence_from_order(order, n, v.ipiv, v.ipiv_step, position_of, position_of + n);
+        }
+    }
+
+  private:
+    /// Copies the matrix between the caller's storage and the packed copy
+    /// (column c at c * n), the block's threads striding over the elements so
+    /// that consecutive threads touch consecutive rows.
+    TDLS_HOST_DEVICE static void copy_matrix(const SystemView<T>& v, int n, int thread, int threads, T* packed,
+                                             bool load) {
+        const std::int64_t elements = std::int64_t(n) * n;
+        for (std::int64_t e = thread; e < elements; e += threads) {
+            const std::int64_t r = e % n;
+            const std::int64_t c = e / n;
+            T& mine = packed[e];
+            T& theirs = v.A[r * v.a_row + c * v.a_col];
+            if (load)
+                mine = theirs;
+            else
+                theirs = mine;
+        }
+    }
+};
+
+} // namespace tdls::kernels::gpu

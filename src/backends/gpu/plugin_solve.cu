@@ -1,0 +1,192 @@
+// libtdls GPU plugin: the compute entry. Turns the core's call into a launch:
+// the device's plan, the register kernel compiled for it when there is one,
+// else the block kernel, the grid, and the runtime's errors as statuses.
+#include "plugin_solve.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <exception>
+#include <iterator>
+#include <new>
+#include <string>
+
+#include <tdls/generated/instances.hpp>
+#include <tdls/tdls.h>
+
+#include "device_info.hpp"
+#include "gpu/launchers.hpp"
+
+namespace tdls::gpu_plugin {
+
+namespace {
+
+using kernels::gpu::GpuLaunch;
+using kernels::gpu::Launcher;
+
+struct RegisterInstance {
+    tdls_dtype_t dtype;
+    bool row_major;
+    int order;
+    int rows_per_thread;
+    Launcher launch;
+};
+
+template <typename T>
+constexpr tdls_dtype_t dtype_of() {
+    return sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
+}
+
+#define TDLS_GPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                                \
+    RegisterInstance{dtype_of<T>(), ROW_MAJOR, N, kernels::gpu::compiled_rows_per_thread<T, N>,               \
+                     &kernels::gpu::launch_register<T, N, ROW_MAJOR>},
+constexpr RegisterInstance register_instances[] = {TDLS_GPU_INSTANCES(TDLS_GPU_TABLE_ENTRY)};
+#undef TDLS_GPU_TABLE_ENTRY
+
+constexpr Launcher block_launchers[2][2] = {
+    {&kernels::gpu::launch_block<float, false>, &kernels::gpu::launch_block<float, true>},
+    {&kernels::gpu::launch_block<double, false>, &kernels::gpu::launch_block<double, true>},
+};
+
+/// The register kernel that runs `plan` exactly as the device's plan says, or null.
+Launcher register_launcher(tdls_dtype_t dtype, bool row_major, std::int64_t n, const runtime::Plan& plan) {
+    if (!plan.supported || plan.warp_size != TDLS_GPU_WARP_SIZE) return nullptr;
+    for (const RegisterInstance& i : register_instances)
+        if (i.dtype == dtype && i.row_major == row_major && i.order == n && i.rows_per_thread == plan.rows_per_thread)
+            return i.launch;
+    return nullptr;
+}
+
+kernels::BatchCall batch_call_of(const tdls_plugin_call& c) {
+    kernels::BatchCall call;
+    call.operation = c.operation == TDLS_PLUGIN_GETRS   ? kernels::Operation::Getrs
+                     : c.operation == TDLS_PLUGIN_GETRF ? kernels::Operation::Getrf
+                                                        : kernels::Operation::Gesv;
+    call.pivot_threshold = c.pivot_threshold;
+    kernels::BatchOperands& o = call.operands;
+    o.form = c.form == TDLS_PLUGIN_POINTERS      ? kernels::BatchForm::Pointers
+             : c.form == TDLS_PLUGIN_INTERLEAVED ? kernels::BatchForm::Interleaved
+                                                 : kernels::BatchForm::Strided;
+    o.row_major = c.row_major != 0;
+    o.n = c.n;
+    o.nrhs = c.nrhs;
+    o.batch = c.batch;
+    o.A = c.A;
+    o.A_array = c.A_array;
+    o.lda = c.lda;
+    o.strideA = c.strideA;
+    o.ipiv = c.ipiv;
+    o.ipiv_array = c.ipiv_array;
+    o.strideIpiv = c.strideIpiv;
+    o.B = c.B;
+    o.B_array = c.B_array;
+    o.ldb = c.ldb;
+    o.strideB = c.strideB;
+    o.info = c.info;
+    o.block = c.block;
+    return call;
+}
+
+/// Writes a sentence to the caller's buffer and returns the status.
+int report(char* message, std::size_t size, tdls_status_t status, const char* format, ...) {
+    if (message != nullptr && size > 0) {
+        va_list args;
+        va_start(args, format);
+        std::vsnprintf(message, size, format, args);
+        va_end(args);
+    }
+    return int(status);
+}
+
+/// Makes `device` current for the call and restores the caller's device after.
+class CurrentDevice {
+  public:
+    explicit CurrentDevice(int device) {
+        if (gpu_runtime::get_device(&previous_) != gpu_runtime::success) previous_ = -1;
+        error_ = previous_ == device ? gpu_runtime::success : gpu_runtime::set_device(device);
+    }
+    ~CurrentDevice() {
+        int now = -1;
+        if (previous_ >= 0 && gpu_runtime::get_device(&now) == gpu_runtime::success && now != previous_)
+            (void)gpu_runtime::set_device(previous_);
+    }
+    gpu_runtime::Error error() const { return error_; }
+
+  private:
+    int previous_ = -1;
+    gpu_runtime::Error error_ = gpu_runtime::success;
+};
+
+int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) {
+    std::string reason;
+    const int devices = device_count(&reason);
+    if (c.device < 0 || c.device >= devices)
+        return report(message, size, TDLS_ERROR_INVALID_VALUE, "device (%d) is not a %s device (0..%d)", c.device,
+                      gpu_runtime::runtime_name, devices - 1);
+    const DeviceInfo& info = device_info(c.device);
+    if (!info.valid)
+        return report(message, size, TDLS_ERROR_EXECUTION, "cannot read the properties of %s device %d: %s",
+                      gpu_runtime::runtime_name, c.device, info.problem.c_str());
+    const CurrentDevice current(c.device);
+    if (current.error() != gpu_runtime::success)
+        return report(message, size, TDLS_ERROR_EXECUTION, "cannot make %s device %d current: %s",
+                      gpu_runtime::runtime_name, c.device, gpu_runtime::error_string(current.error()));
+    const auto stream = static_cast<gpu_runtime::Stream>(c.stream);
+
+    if (c.n == 0) { // every system is empty and nonsingular
+        if (c.info == nullptr) return int(TDLS_SUCCESS);
+        const gpu_runtime::Error e =
+            gpu_runtime::memset_async(c.info, 0, std::size_t(c.batch) * sizeof(std::int32_t), stream);
+        if (e != gpu_runtime::success)
+            return report(message, size, TDLS_ERROR_EXECUTION, "clearing info: %s", gpu_runtime::error_string(e));
+        return int(TDLS_SUCCESS);
+    }
+
+    const auto dtype = tdls_dtype_t(c.dtype);
+    const bool row_major = c.row_major != 0;
+    const runtime::DeviceProperties& device = info.properties;
+    GpuLaunch launch{};
+    launch.call = batch_call_of(c);
+    launch.plan = runtime::make_plan(c.n, dtype, row_major ? TDLS_ROW_MAJOR : TDLS_COL_MAJOR, device);
+    runtime::Grid grid{};
+    Launcher launcher = register_launcher(dtype, row_major, c.n, launch.plan);
+    const char* kind = "register";
+    if (launcher != nullptr) {
+        grid = runtime::make_grid(launch.plan, c.batch, device);
+    } else {
+        const bool packed = c.form == TDLS_PLUGIN_INTERLEAVED || c.lda == c.n;
+        launch.block_plan = runtime::make_block_plan(c.n, dtype, device, packed);
+        if (!launch.block_plan.supported)
+            return report(message, size, TDLS_ERROR_NOT_SUPPORTED,
+                          "n (%lld) with lda (%lld) does not fit %s (%lld bytes of shared memory per block, %d "
+                          "threads): store the matrices packed (lda = n) or use the CPU backend",
+                          (long long)c.n, (long long)c.lda, info.name.c_str(),
+                          (long long)device.shared_memory_per_block, device.max_threads_per_block);
+        launcher = block_launchers[dtype == TDLS_FLOAT64 ? 1 : 0][row_major ? 1 : 0];
+        grid = runtime::make_block_grid(launch.block_plan, c.batch, device);
+        kind = "block";
+    }
+    const gpu_runtime::Error e = launcher(launch, grid, stream);
+    if (e != gpu_runtime::success)
+        return report(message, size, TDLS_ERROR_EXECUTION, "launching the %s kernel for n = %lld on %s: %s (%s)",
+                      kind, (long long)c.n, info.name.c_str(), gpu_runtime::error_name(e),
+                      gpu_runtime::error_string(e));
+    return int(TDLS_SUCCESS);
+}
+
+} // namespace
+
+int solve(const tdls_plugin_call* call, char* message, std::size_t message_size) noexcept {
+    try {
+        if (call == nullptr) return report(message, message_size, TDLS_ERROR_INTERNAL, "no call");
+        return solve_on_device(*call, message, message_size);
+    } catch (const std::bad_alloc&) {
+        return report(message, message_size, TDLS_ERROR_ALLOCATION, "out of host memory in the %s plugin",
+                      gpu_runtime::name);
+    } catch (const std::exception& e) {
+        return report(message, message_size, TDLS_ERROR_INTERNAL, "%s plugin: %s", gpu_runtime::name, e.what());
+    } catch (...) {
+        return report(message, message_size, TDLS_ERROR_INTERNAL, "%s plugin: unknown exception", gpu_runtime::name);
+    }
+}
+
+} // namespace tdls::gpu_plugin

@@ -1,0 +1,98 @@
+// The correctness sweep (see sweep.hpp).
+#include "sweep.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "case_run.hpp"
+#include "random.hpp"
+
+namespace tdls_device {
+
+namespace {
+
+/// The case that hosts the negative controls: the first gesv with a
+/// right-hand side, a few rows and a singular system (system 6).
+bool hosts_controls(const Case& c) {
+    return c.operation == Operation::gesv && c.nrhs > 0 && c.n >= 4 && c.batch >= 7;
+}
+
+} // namespace
+
+bool SweepTotals::passed() const {
+    return cases_failed == 0 && failures.count == 0 && cases_run == cases_defined && cases_defined > 0 &&
+           controls_run == negative_control_count && controls_detected == controls_run;
+}
+
+std::string SweepTotals::summary() const {
+    char line[512];
+    std::snprintf(
+        line, sizeof line,
+        "sweep %s: %lld/%lld cases run, %lld failed; %lld systems (%lld calls on the CUDA handle with "
+        "a user stream, %lld on the NULL handle); %lld solutions checked, worst backward error ratio "
+        "%.3g (bound %.0f); negative controls %d/%d detected; %.1f s; %s",
+        name(size), (long long)cases_run, (long long)cases_defined, (long long)cases_failed,
+        (long long)systems, (long long)explicit_calls, (long long)default_calls, (long long)solutions_checked,
+        worst_ratio, tdls::check::backward_error_bound, controls_detected, controls_run, seconds,
+        passed() ? "PASS" : "FAIL");
+    return line;
+}
+
+SweepTotals run_sweep(const Context& context, SweepSize size) {
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    SweepTotals totals;
+    totals.size = size;
+    totals.cases_defined = expected_case_count(size);
+    const std::vector<Case> cases = sweep_cases(size);
+    std::printf("sweep %s starts, %zu cases (the plan defines %lld)\n", name(size), cases.size(),
+                (long long)totals.cases_defined);
+    std::fflush(stdout);
+
+    bool controls_done = false;
+    for (std::size_t index = 0; index < cases.size(); ++index) {
+        const Case& c = cases[index];
+        const Way way = index % 2 == 0 ? Way::explicit_handle : Way::default_context;
+        const cudaStream_t stream = context.streams[totals.explicit_calls % 2];
+        const bool with_controls = !controls_done && hosts_controls(c);
+        CaseOutcome outcome;
+        try {
+            const std::uint64_t seed = mix(0x7D15ull + index);
+            outcome = c.dtype == TDLS_FLOAT32
+                          ? run_case<float>(context, c, seed, way, stream, with_controls, totals.failures)
+                          : run_case<double>(context, c, seed, way, stream, with_controls, totals.failures);
+        } catch (const CudaFailure& failure) {
+            // A CUDA error may be sticky (the context is lost): stop here;
+            // the floor on cases run fails the sweep.
+            totals.failures.add(describe(c) + ": CUDA runtime failure: " + failure.what());
+            ++totals.cases_failed;
+            break;
+        }
+        ++totals.cases_run;
+        totals.systems += c.batch;
+        (way == Way::explicit_handle ? totals.explicit_calls : totals.default_calls) += 1;
+        totals.solutions_checked += outcome.backward.checked;
+        totals.worst_ratio = std::max(totals.worst_ratio, outcome.backward.worst);
+        if (!outcome.passed) ++totals.cases_failed;
+        if (with_controls) {
+            controls_done = true;
+            totals.controls_run = outcome.controls.run;
+            totals.controls_detected = outcome.controls.detected;
+            for (const std::string& missed : outcome.controls.missed)
+                totals.failures.add("negative control not detected: " + missed);
+        }
+        const bool group_ends = index + 1 == cases.size() || cases[index + 1].n != c.n;
+        if (group_ends) {
+            std::printf("  n=%lld done: %lld cases, %lld failed so far, %.1f s\n", (long long)c.n,
+                        (long long)totals.cases_run, (long long)totals.cases_failed, elapsed());
+            std::fflush(stdout);
+        }
+    }
+    if (!controls_done) totals.failures.add("negative controls did not run: no case could host them");
+    totals.seconds = elapsed();
+    return totals;
+}
+
+} // namespace tdls_device

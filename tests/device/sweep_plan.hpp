@@ -1,0 +1,33 @@
+// The cases of the correctness sweep, and how many there must be.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "geometry.hpp"
+
+namespace tdls_device {
+
+enum class SweepSize {
+    full,  // n = 1..33 and 40 .. 256
+    quick, // n = 1..17, 32, 33, 64, 100, 128
+    small  // a few cases for compute-sanitizer
+};
+
+const char* name(SweepSize size);
+
+/// Every case, in run order. Within each (n, type, layout) group the variants
+/// come in the same order and are an odd number, so alternating the GPU way
+/// by case index gives every variant both ways over consecutive groups.
+std::vector<Case> sweep_cases(SweepSize size);
+
+/// The number of cases the sweep defines, counted from its definition
+/// (orders x types x layouts x variants), not from the list: the floor the
+/// run must reach.
+std::int64_t expected_case_count(SweepSize size);
+
+/// Systems per case: about a thousand for small n, where systems are
+/// cheap, down to a few dozen at n > 129.
+std::int64_t batch_for(std::int64_t n);
+
+} // namespace tdls_device

@@ -1,0 +1,392 @@
+// The GPU batch drivers (kernels/gpu/register_driver.hpp, block_driver.hpp)
+// run on CPU threads: one std::thread per lane of each block, the solver's
+// deduced CPU barrier for the register kernels' groups and a std::barrier for
+// the block kernels' whole-block groups, the block's shared memory a zeroed
+// buffer, blocks and launches from the plan's grid. Everything the plugins'
+// kernels do except the launch itself: lane -> group and rank, workspace
+// carving, the three batch forms through the accessor, LAPACK-format results,
+// B untouched for singular systems, grids of several launches.
+//
+// Oracle: the library's CPU backend on an identical copy of each batch
+// (TDLS_CPU_KERNEL=scalar, set by ctest: the cooperative solver in a group of
+// one, whose operations are the same as a group of many), compared bitwise in
+// every buffer, padding included.
+#include <catch2/catch.hpp>
+
+#include <barrier>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <tdls/tdls.h>
+
+#include "device_sets.hpp"
+#include "gpu/block_driver.hpp"
+#include "gpu/register_driver.hpp"
+
+namespace {
+
+using tdls::kernels::BatchForm;
+using tdls::kernels::Operation;
+using tdls::kernels::gpu::GpuLaunch;
+using tdls::runtime::DeviceProperties;
+namespace rt = tdls::runtime;
+namespace devices = tdls_test::devices;
+
+/// One batch in host memory, in any of the three forms, with padding.
+template <typename T>
+struct Batch {
+    int n = 0;
+    int nrhs = 0;
+    std::int64_t batch = 0;
+    BatchForm form = BatchForm::Strided;
+    bool row_major = false;
+    std::int64_t lda = 0, ldb = 0, strideA = 0, strideB = 0, strideIpiv = 0, block = 1;
+    std::vector<T> A, B;
+    std::vector<std::int32_t> ipiv, info;
+
+    Batch(int n_, int nrhs_, std::int64_t batch_, BatchForm form_, bool row_major_, std::uint32_t seed)
+        : n(n_), nrhs(nrhs_), batch(batch_), form(form_), row_major(row_major_) {
+        const int b_rows = row_major ? std::max(nrhs, 1) : n; // the order of B's leading dimension
+        if (form == BatchForm::Interleaved) {
+            block = 5;
+            const std::int64_t padded = (batch + block - 1) / block * block;
+            A.resize(std::size_t(padded * n * n));
+            B.resize(std::size_t(padded * n * std::max(nrhs, 1)));
+            ipiv.resize(std::size_t(padded * n));
+        } else {
+            lda = n + 2;
+            ldb = b_rows + 1;
+            strideA = lda * n + 3;
+            strideB = ldb * (row_major ? n : std::max(nrhs, 1)) + 1;
+            strideIpiv = n + 1;
+            A.resize(std::size_t(strideA * batch));
+            B.resize(std::size_t(strideB * batch));
+            ipiv.resize(std::size_t(strideIpiv * batch));
+        }
+        info.assign(std::size_t(batch), -9);
+        std::mt19937 random(seed);
+        std::uniform_real_distribution<double> uniform(-1, 1);
+        for (T& a : A) a = T(uniform(random));
+        for (T& b : B) b = T(uniform(random));
+        std::fill(ipiv.begin(), ipiv.end(), -3);
+        // Every fifth system is singular: a zero column (of the stored matrix) at a varying place.
+        const tdls::kernels::BatchOperands ops = operands();
+        for (std::int64_t s = 0; s < batch; s += 5) {
+            const tdls::kernels::SystemView<T> v = tdls::kernels::view_of<T>(ops, s);
+            const int c = int(s % n);
+            for (int r = 0; r < n; ++r) v.A[r * v.a_row + c * v.a_col] = T(0);
+        }
+    }
+
+    /// The operands as the C ABI hands them to a driver; pointer arrays list
+    /// the systems in reverse order of memory.
+    tdls::kernels::BatchOperands operands() {
+        tdls::kernels::BatchOperands o;
+        o.form = form;
+        o.row_major = row_major;
+        o.n = n;
+        o.nrhs = nrhs;
+        o.batch = batch;
+        o.block = block;
+        o.info = info.data();
+        if (form == BatchForm::Pointers) {
+            A_ptrs.clear(), B_ptrs.clear(), ipiv_ptrs.clear();
+            for (std::int64_t s = 0; s < batch; ++s) {
+                const std::int64_t m = batch - 1 - s;
+                A_ptrs.push_back(A.data() + m * strideA);
+                B_ptrs.push_back(B.data() + m * strideB);
+                ipiv_ptrs.push_back(ipiv.data() + m * strideIpiv);
+            }
+            o.A_array = A_ptrs.data();
+            o.B_array = B_ptrs.data();
+            o.ipiv_array = ipiv_ptrs.data();
+            o.lda = lda;
+            o.ldb = ldb;
+            return o;
+        }
+        o.A = A.data();
+        o.B = B.data();
+        o.ipiv = ipiv.data();
+        o.lda = lda;
+        o.ldb = ldb;
+        o.strideA = strideA;
+        o.strideB = strideB;
+        o.strideIpiv = strideIpiv;
+        return o;
+    }
+
+    std::vector<void*> A_ptrs, B_ptrs;
+    std::vector<std::int32_t*> ipiv_ptrs;
+};
+
+template <typename T>
+constexpr tdls_dtype_t dtype_of = sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
+
+/// The operation through the library's CPU backend.
+template <typename T>
+tdls_status_t run_cpu(Batch<T>& b, Operation op) {
+    static tdls_handle_t cpu = [] {
+        tdls_handle_t h = nullptr;
+        tdls_create(&h, TDLS_BACKEND_CPU, 0);
+        return h;
+    }();
+    const tdls_layout_t layout = b.row_major ? TDLS_ROW_MAJOR : TDLS_COL_MAJOR;
+    const tdls::kernels::BatchOperands o = b.operands();
+    const tdls_dtype_t t = dtype_of<T>;
+    switch (b.form) {
+    case BatchForm::Interleaved:
+        if (op == Operation::Gesv)
+            return tdls_batched_gesv_interleaved(cpu, t, layout, b.n, b.nrhs, o.A, o.ipiv, o.B, o.info, b.batch,
+                                                 b.block);
+        break;
+    case BatchForm::Pointers:
+        if (op == Operation::Gesv)
+            return tdls_batched_gesv_ptr(cpu, t, layout, b.n, b.nrhs, o.A_array, b.lda, o.ipiv_array, o.B_array,
+                                         b.ldb, o.info, b.batch);
+        break;
+    case BatchForm::Strided:
+        if (op == Operation::Gesv)
+            return tdls_batched_gesv(cpu, t, layout, b.n, b.nrhs, o.A, b.lda, b.strideA, o.ipiv, b.strideIpiv, o.B,
+                                     b.ldb, b.strideB, o.info, b.batch);
+        if (op == Operation::Getrf)
+            return tdls_batched_getrf(cpu, t, layout, b.n, o.A, b.lda, b.strideA, o.ipiv, b.strideIpiv, o.info,
+                                      b.batch);
+        return tdls_batched_getrs(cpu, t, layout, b.n, b.nrhs, o.A, b.lda, b.strideA, o.ipiv, b.strideIpiv, o.B,
+                                  b.ldb, b.strideB, b.batch);
+    }
+    return TDLS_ERROR_NOT_SUPPORTED; // getrf/getrs have the strided form only
+}
+
+/// Shared memory of one block: zeroed, 16-byte aligned.
+struct SharedMemory {
+    explicit SharedMemory(std::int64_t bytes) : storage(std::size_t(bytes / 16 + 1)) {}
+    unsigned char* data() { return reinterpret_cast<unsigned char*>(storage.data()); }
+    struct alignas(16) Chunk {
+        unsigned char bytes[16];
+    };
+    std::vector<Chunk> storage;
+};
+
+/// Every block of every launch of the grid, one thread per lane.
+template <typename Lane>
+void emulate(GpuLaunch launch, const rt::Grid& grid, int block_threads, std::int64_t shared_bytes, Lane lane) {
+    for (std::int64_t l = 0; l < grid.launches; ++l) {
+        launch.first_system = l * grid.systems_per_launch;
+        for (std::int64_t b = 0; b < grid.blocks_x * grid.blocks_y; ++b) {
+            SharedMemory shared(shared_bytes);
+            lane(launch, b, block_threads, shared.data());
+        }
+    }
+}
+
+template <typename T, int N, int R, bool RowMajor>
+void run_register(const GpuLaunch& launch, const rt::Grid& grid) {
+    emulate(launch, grid, launch.plan.block_size, launch.plan.shared_memory_bytes,
+            [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
+                std::vector<std::thread> lanes;
+                for (int t = 0; t < threads; ++t)
+                    lanes.emplace_back([&, t] {
+                        tdls::kernels::gpu::RegisterDriver<T, N, R, RowMajor>::run(l, block, t, shared);
+                    });
+                for (std::thread& lane : lanes) lane.join();
+            });
+}
+
+template <typename T, bool RowMajor>
+void run_block(const GpuLaunch& launch, const rt::Grid& grid) {
+    emulate(launch, grid, launch.block_plan.threads, launch.block_plan.shared_memory_bytes,
+            [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
+                std::barrier<> barrier(threads);
+                const auto sync = [&barrier] { barrier.arrive_and_wait(); };
+                std::vector<std::thread> lanes;
+                for (int t = 0; t < threads; ++t)
+                    lanes.emplace_back([&, t] {
+                        auto my_sync = sync;
+                        tdls::kernels::gpu::BlockDriver<T, RowMajor>::run(l, block, t, shared, my_sync);
+                    });
+                for (std::thread& lane : lanes) lane.join();
+            });
+}
+
+template <typename T>
+bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
+
+/// How a case ran: the drivers' batch against the CPU backend's.
+template <typename T>
+int mismatches(const Batch<T>& gpu, const Batch<T>& cpu) {
+    return int(!same_bits(gpu.A, cpu.A)) + int(!same_bits(gpu.B, cpu.B)) + int(!same_bits(gpu.ipiv, cpu.ipiv)) +
+           int(!same_bits(gpu.info, cpu.info));
+}
+
+constexpr Operation operations[] = {Operation::Gesv, Operation::Getrf, Operation::Getrs};
+
+/// Runs every form, operation and nrhs of one order through `run` and the CPU
+/// backend; returns the cases compared.
+template <typename T, typename Run>
+int sweep(int n, bool row_major, std::int64_t batch, const Run& run) {
+    int cases = 0;
+    for (BatchForm form : {BatchForm::Strided, BatchForm::Pointers, BatchForm::Interleaved}) {
+        for (Operation op : operations) {
+            if (op != Operation::Gesv && form != BatchForm::Strided) continue; // the C ABI's forms
+            for (int nrhs : {0, 1, 3}) {
+                if (op == Operation::Getrf && nrhs != 0) continue;
+                if (op == Operation::Getrs && nrhs == 0) continue;
+                INFO("n " << n << ", row-major " << row_major << ", form " << int(form) << ", operation "
+                          << int(op) << ", nrhs " << nrhs);
+                const std::uint32_t seed = std::uint32_t(1000 * n + 10 * cases + row_major);
+                Batch<T> gpu(n, nrhs, batch, form, row_major, seed), cpu(n, nrhs, batch, form, row_major, seed);
+                if (op == Operation::Getrs) { // factors and pivots from the CPU backend, in both
+                    REQUIRE(run_cpu(gpu, Operation::Getrf) == TDLS_SUCCESS);
+                    REQUIRE(run_cpu(cpu, Operation::Getrf) == TDLS_SUCCESS);
+                }
+                REQUIRE(run_cpu(cpu, op) == TDLS_SUCCESS);
+                tdls::kernels::BatchCall call;
+                call.operation = op;
+                call.operands = gpu.operands();
+                if (op == Operation::Getrs) call.operands.info = nullptr;
+                run(call);
+                CHECK(mismatches(gpu, cpu) == 0);
+                ++cases;
+            }
+        }
+    }
+    return cases;
+}
+
+template <typename T, int N, int R, bool RowMajor>
+int register_cases(const DeviceProperties& device, std::int64_t batch) {
+    const rt::Plan plan = rt::make_plan(N, dtype_of<T>, RowMajor ? TDLS_ROW_MAJOR : TDLS_COL_MAJOR, device);
+    REQUIRE(plan.supported);
+    REQUIRE(plan.rows_per_thread == R); // the instance is the one the plan picks
+    return sweep<T>(N, RowMajor, batch, [&](const tdls::kernels::BatchCall& call) {
+        GpuLaunch launch{};
+        launch.call = call;
+        launch.plan = plan;
+        run_register<T, N, R, RowMajor>(launch, rt::make_grid(plan, call.operands.batch, device));
+    });
+}
+
+template <typename T, bool RowMajor>
+int block_cases(int n, const DeviceProperties& device, std::int64_t batch, rt::MatrixPlace place) {
+    return sweep<T>(n, RowMajor, batch, [&](const tdls::kernels::BatchCall& call) {
+        const bool packed = call.operands.form == BatchForm::Interleaved || call.operands.lda == n;
+        GpuLaunch launch{};
+        launch.call = call;
+        launch.block_plan = rt::make_block_plan(n, dtype_of<T>, device, packed);
+        const DeviceProperties* runs_on = &device;
+        if (place == rt::MatrixPlace::InPlace && !packed) {
+            // The matrix fits neither shared memory nor, unpacked, in place:
+            // refused; run the case on a device where the copy fits instead.
+            CHECK(!launch.block_plan.supported);
+            runs_on = &devices::h200;
+            launch.block_plan = rt::make_block_plan(n, dtype_of<T>, *runs_on, packed);
+        } else {
+            CHECK(launch.block_plan.matrix == place);
+        }
+        REQUIRE(launch.block_plan.supported);
+        run_block<T, RowMajor>(launch, rt::make_block_grid(launch.block_plan, call.operands.batch, *runs_on));
+    });
+}
+
+/// A device whose grids hold a single block: every block is its own launch.
+DeviceProperties one_block_grids(DeviceProperties d) {
+    d.max_grid_x = 1;
+    d.max_grid_y = 1;
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("register kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
+    int cases = 0;
+    // H200: n = 8 double, one row per thread, 4 groups per warp, 32 systems per block.
+    cases += register_cases<double, 8, 1, false>(devices::h200, 45);
+    cases += register_cases<double, 8, 1, true>(one_block_grids(devices::h200), 45);
+    // n = 11 float: two rows per thread, 5 groups of 6 per warp.
+    cases += register_cases<float, 11, 2, false>(devices::h200, 50);
+    cases += register_cases<float, 11, 2, true>(devices::h200, 50);
+    // MI250X: wavefront 64, n = 6, 10 groups per wavefront.
+    cases += register_cases<double, 6, 1, true>(devices::mi250x_gcd, 90);
+    REQUIRE(cases == 5 * 12); // per order and layout: 6 strided, 3 pointer-array and 3 interleaved cases
+}
+
+TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
+    int cases = 0;
+    // The matrix in shared memory: n = 40 double on an H200 (no register plan), n = 33 on MI250X.
+    cases += block_cases<double, false>(40, devices::h200, 4, rt::MatrixPlace::Shared);
+    cases += block_cases<float, true>(33, devices::mi250x_gcd, 3, rt::MatrixPlace::Shared);
+    // In place, where the copy does not fit: a device with room for the workspace and the order only.
+    DeviceProperties small = devices::h200;
+    small.shared_memory_per_block = 2048;
+    cases += block_cases<double, true>(24, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
+    REQUIRE(cases == 3 * 12);
+}
+
+TEST_CASE("a NULL entry of a device pointer array leaves that system untouched, info -1", "[gpu]") {
+    const rt::Plan plan = rt::make_plan(8, TDLS_FLOAT64, TDLS_COL_MAJOR, devices::h200);
+    Batch<double> gpu(8, 1, 40, BatchForm::Pointers, false, 7), cpu(8, 1, 40, BatchForm::Pointers, false, 7);
+    const Batch<double> original = gpu;
+    REQUIRE(run_cpu(cpu, Operation::Gesv) == TDLS_SUCCESS);
+    GpuLaunch launch{};
+    launch.call.operands = gpu.operands();
+    launch.plan = plan;
+    gpu.B_ptrs[3] = nullptr; // system 3: no B
+    launch.call.operands.B_array = gpu.B_ptrs.data();
+    run_register<double, 8, 1, false>(launch, rt::make_grid(plan, 40, devices::h200));
+    CHECK(gpu.info[3] == -1);
+    cpu.info[3] = -1;
+    // System 3 is the 37th in memory (the pointers run backwards): restore its expected bytes.
+    const std::int64_t m = 40 - 1 - 3;
+    std::copy_n(original.A.begin() + m * gpu.strideA, gpu.strideA, cpu.A.begin() + m * gpu.strideA);
+    std::copy_n(original.B.begin() + m * gpu.strideB, gpu.strideB, cpu.B.begin() + m * gpu.strideB);
+    std::copy_n(original.ipiv.begin() + m * gpu.strideIpiv, gpu.strideIpiv, cpu.ipiv.begin() + m * gpu.strideIpiv);
+    CHECK(mismatches(gpu, cpu) == 0);
+}
+
+TEST_CASE("getrs leaves a system with pivots outside 1..n untouched", "[gpu]") {
+    for (bool block_kernel : {false, true}) {
+        INFO("block kernel " << block_kernel);
+        const int n = 8;
+        Batch<double> gpu(n, 2, 12, BatchForm::Strided, false, 11), cpu(n, 2, 12, BatchForm::Strided, false, 11);
+        REQUIRE(run_cpu(gpu, Operation::Getrf) == TDLS_SUCCESS);
+        REQUIRE(run_cpu(cpu, Operation::Getrf) == TDLS_SUCCESS);
+        const std::vector<double> B_before = gpu.B;
+        REQUIRE(run_cpu(cpu, Operation::Getrs) == TDLS_SUCCESS);
+        gpu.ipiv[std::size_t(5 * gpu.strideIpiv + 2)] = n + 1; // system 5, entry 2
+        cpu.ipiv[std::size_t(5 * gpu.strideIpiv + 2)] = n + 1;
+        std::copy_n(B_before.begin() + 5 * gpu.strideB, gpu.strideB, cpu.B.begin() + 5 * gpu.strideB);
+        GpuLaunch launch{};
+        launch.call.operation = Operation::Getrs;
+        launch.call.operands = gpu.operands();
+        launch.call.operands.info = nullptr;
+        if (block_kernel) {
+            launch.block_plan = rt::make_block_plan(n, TDLS_FLOAT64, devices::h200, false);
+            run_block<double, false>(launch, rt::make_block_grid(launch.block_plan, 12, devices::h200));
+        } else {
+            launch.plan = rt::make_plan(n, TDLS_FLOAT64, TDLS_COL_MAJOR, devices::h200);
+            run_register<double, 8, 1, false>(launch, rt::make_grid(launch.plan, 12, devices::h200));
+        }
+        CHECK(mismatches(gpu, cpu) == 0);
+    }
+}
+
+TEST_CASE("negative control: a grid one system short is caught", "[gpu]") {
+    const rt::Plan plan = rt::make_plan(8, TDLS_FLOAT64, TDLS_COL_MAJOR, devices::h200);
+    Batch<double> gpu(8, 1, 40, BatchForm::Strided, false, 5), cpu(8, 1, 40, BatchForm::Strided, false, 5);
+    REQUIRE(run_cpu(cpu, Operation::Gesv) == TDLS_SUCCESS);
+    GpuLaunch launch{};
+    launch.call.operands = gpu.operands();
+    launch.plan = plan;
+    const rt::Grid grid = rt::make_grid(plan, 40, devices::h200);
+    launch.first_system = 1; // ignored: emulate() sets each launch's first system...
+    launch.call.operands.batch = 39; // ...but a batch one short leaves the last system out
+    run_register<double, 8, 1, false>(launch, grid);
+    CHECK(mismatches(gpu, cpu) > 0);
+    CHECK(gpu.info[39] == -9); // never written
+}
