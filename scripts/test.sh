@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and passes every test from a fresh clone: installs what is missing,
 # then four builds, each with its ctest run:
-#   release  the library, every test, the GPU compile checks (nvcc sm_90,
-#            hipcc gfx90a, where installed) and the benchmarks;
+#   release  the library, the GPU plugins and compile checks (nvcc sm_90,
+#            hipcc gfx90a, where installed; each plugin's build is timed on
+#            its own first), every test and the benchmarks;
 #   tsan     ThreadSanitizer: the library and the threaded tests;
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite;
 #   fuzz     clang, ASan + UBSan: the libFuzzer harnesses, a bounded run each
@@ -17,6 +18,14 @@ stage() {
   local preset=$1 began
   began=$(date +%s)
   cmake --preset "$preset"
+  local plugin t0
+  for plugin in tdls_cuda tdls_hip; do
+    if cmake --build --preset "$preset" --target help | grep -qw "$plugin"; then
+      t0=$(date +%s)
+      cmake --build --preset "$preset" -j "$jobs" --target "$plugin"
+      echo "test.sh: $plugin built in $(( $(date +%s) - t0 )) s"
+    fi
+  done
   cmake --build --preset "$preset" -j "$jobs"
   ctest --preset "$preset" -j "$jobs"
   echo "test.sh: $preset passed in $(( $(date +%s) - began )) s"
