@@ -56,8 +56,11 @@ magma_int_t solve_on_host(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ld
 }
 
 /// Device arrays of a MAGMA queue: on the queue's stream through a GPU
-/// handle. Until libtdls has GPU backends tdls_create refuses (with its
-/// message) and nothing is touched.
+/// handle (the CUDA or HIP plugin). Where that backend is unavailable
+/// tdls_create refuses (with its message) and nothing is touched. The call is
+/// asynchronous, as MAGMA's; destroying the handle right after it is safe,
+/// since a launch keeps nothing of the handle (its kernel argument is a copy
+/// of the call).
 template <typename T>
 magma_int_t solve_on_queue(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ldda, magma_int_t** ipiv,
                            T** B, magma_int_t lddb, magma_int_t* info, magma_int_t batch,

@@ -24,7 +24,7 @@
  *       its entries NULL, -5 an entry of dipiv_array NULL, -6 dB_array or
  *       one of its entries NULL, -8 dinfo_array NULL;
  *   -100 (MAGMA_ERR): valid but unsupported here: n > 1024, or a GPU queue
- *       (see "queue" below); -112 (MAGMA_ERR_HOST_ALLOC): out of host memory.
+ *       whose backend is unavailable (see "queue" below); -112 (MAGMA_ERR_HOST_ALLOC): out of host memory.
  * A call that returns nonzero has modified no operand. MAGMA prints argument
  * errors through magma_xerbla; libtdls prints nothing: the code is the
  * diagnostic, and where libtdls itself refused the call, tdls_last_error()
@@ -37,10 +37,13 @@
  *             read through MAGMA's own magma_queue_get_cuda_stream or
  *             magma_queue_get_hip_stream (and the device through
  *             magma_queue_get_device), looked up in the process at run time,
- *             so libtdls_magma never links MAGMA. The GPU backends of
- *             libtdls do not exist yet: such a call returns -100 without
- *             touching any pointer, and tdls_last_error() says that the
- *             backend is unavailable. Without MAGMA's getters in the process
+ *             so libtdls_magma never links MAGMA. The call is enqueued on
+ *             that stream by libtdls's CUDA or HIP plugin and returns at
+ *             once, as MAGMA's. Where the backend is unavailable (no plugin,
+ *             runtime or device) it returns -100 without touching any
+ *             pointer, and tdls_last_error() says why. A NULL entry of a
+ *             device pointer array gives dinfo_array[s] = -1, that system
+ *             untouched. Without MAGMA's getters in the process
  *             the queue cannot be read: -100, tdls_last_error() unchanged.
  *             libtdls_magma64 will also need a device kernel to widen the
  *             int32 pivots and verdicts: it answers -100 for a GPU queue.

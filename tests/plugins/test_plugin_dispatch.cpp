@@ -20,21 +20,14 @@
 #include <string>
 
 #include "plugin_abi.h"
+#include "plain_checks.hpp"
 
 namespace {
 
-int failures = 0, checks = 0;
-
-void check(bool ok, const std::string& what) {
-    ++checks;
-    if (!ok) {
-        std::fprintf(stderr, "FAILED: %s\n", what.c_str());
-        ++failures;
-    }
-}
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using tdls_test::check;
+using tdls_test::checks;
+using tdls_test::contains;
+using tdls_test::failures;
 
 /// The stand-in plugin, as the library loaded it.
 struct StandIn {

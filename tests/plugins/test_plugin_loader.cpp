@@ -19,21 +19,14 @@
 #include <vector>
 
 #include "released_together.hpp"
+#include "plain_checks.hpp"
 
 namespace {
 
-int failures = 0, checks = 0;
-
-void check(bool ok, const std::string& what) {
-    ++checks;
-    if (!ok) {
-        std::fprintf(stderr, "FAILED: %s\n", what.c_str());
-        ++failures;
-    }
-}
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using tdls_test::check;
+using tdls_test::checks;
+using tdls_test::contains;
+using tdls_test::failures;
 
 struct Answers {
     int cuda_available = -1, hip_available = -1;
