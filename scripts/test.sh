@@ -20,7 +20,8 @@ stage() {
   cmake --preset "$preset"
   local plugin t0
   for plugin in tdls_cuda tdls_hip; do
-    if cmake --build --preset "$preset" --target help | grep -qw "$plugin"; then
+    # grep reads the whole list: with -q it would exit early and break the pipe.
+    if cmake --build --preset "$preset" --target help | grep -w "$plugin" >/dev/null; then
       t0=$(date +%s)
       cmake --build --preset "$preset" -j "$jobs" --target "$plugin"
       echo "test.sh: $plugin built in $(( $(date +%s) - t0 )) s"
