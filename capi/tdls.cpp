@@ -59,8 +59,9 @@ tdls_status_t tdls_create(tdls_handle_t* handle, tdls_backend_t backend, int dev
     if ((backend == TDLS_BACKEND_CPU || backend == TDLS_BACKEND_AUTO) && device != 0)
         rt::fail(TDLS_ERROR_INVALID_VALUE, function, "device (", device, ") != 0 for the ",
                  backend == TDLS_BACKEND_CPU ? "CPU" : "AUTO", " backend, which has one device, 0");
-    if ((backend == TDLS_BACKEND_CUDA || backend == TDLS_BACKEND_HIP) && device >= rt::device_count(backend))
-        rt::fail(TDLS_ERROR_INVALID_VALUE, function, "device (", device, ") >= the ", rt::device_count(backend),
+    const int devices = rt::device_count(backend);
+    if ((backend == TDLS_BACKEND_CUDA || backend == TDLS_BACKEND_HIP) && device >= devices)
+        rt::fail(TDLS_ERROR_INVALID_VALUE, function, "device (", device, ") >= the ", devices,
                  " device(s) of backend (", int(backend), ")");
     *handle = rt::create_handle(backend, device);
     return TDLS_SUCCESS;

@@ -83,8 +83,7 @@ Placement place(const Context& context, const kernels::BatchOperands& ops) {
         return placement;
     }
     const Home wanted = requested == TDLS_BACKEND_AUTO ? first : Home{requested, context.device};
-    if (decided && !(first == wanted) &&
-        !(requested == TDLS_BACKEND_CPU && first.backend == TDLS_BACKEND_CPU)) {
+    if (decided && !(first == wanted)) {
         placement.problem = TDLS_ERROR_INVALID_VALUE;
         placement.why = std::string(first_name) + " is " + describe(first) + ", but the handle's backend runs on " +
                         describe(wanted);

@@ -137,10 +137,6 @@ Grid grid_of(std::int64_t systems_per_block, std::int64_t batch, const DevicePro
     return Grid{max_x, max_y, launches, blocks_per_launch * systems_per_block};
 }
 
-std::int64_t round_up_16(std::int64_t bytes) {
-    return (bytes + workspace_alignment_bytes - 1) / workspace_alignment_bytes * workspace_alignment_bytes;
-}
-
 } // namespace
 
 Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& device) {
@@ -157,9 +153,9 @@ BlockPlan make_block_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProper
     plan.threads = int(n);
     plan.element_bytes = element_bytes;
     plan.workspace_elements = tdls::detail::coop::workspace_elements<true>(int(n), int(n));
-    plan.order_offset_bytes = round_up_16(std::int64_t(plan.workspace_elements) * element_bytes);
-    plan.matrix_offset_bytes = plan.order_offset_bytes + round_up_16((n + 1) * 4);
-    const std::int64_t with_matrix = plan.matrix_offset_bytes + round_up_16(n * n * element_bytes);
+    plan.order_offset_bytes = aligned_bytes(std::int64_t(plan.workspace_elements) * element_bytes);
+    plan.matrix_offset_bytes = plan.order_offset_bytes + aligned_bytes((n + 1) * 4);
+    const std::int64_t with_matrix = plan.matrix_offset_bytes + aligned_bytes(n * n * element_bytes);
     if (with_matrix <= device.shared_memory_per_block) {
         plan.matrix = MatrixPlace::Shared;
         plan.shared_memory_bytes = with_matrix;

@@ -136,10 +136,15 @@ struct Grid {
 /// batch or an unsupported plan. Never overflows, up to batch = INT64_MAX.
 Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& device);
 
+/// bytes rounded up to a multiple of workspace_alignment_bytes: where the
+/// next piece of a block's shared memory may start.
+TDLS_HOST_DEVICE constexpr std::int64_t aligned_bytes(std::int64_t bytes) noexcept {
+    return (bytes + workspace_alignment_bytes - 1) / workspace_alignment_bytes * workspace_alignment_bytes;
+}
+
 /// Bytes between the workspaces of two consecutive groups of a block.
 TDLS_HOST_DEVICE constexpr std::int64_t workspace_stride_bytes(const Plan& plan) noexcept {
-    const std::int64_t bytes = std::int64_t(plan.workspace_elements) * plan.element_bytes;
-    return (bytes + workspace_alignment_bytes - 1) / workspace_alignment_bytes * workspace_alignment_bytes;
+    return aligned_bytes(std::int64_t(plan.workspace_elements) * plan.element_bytes);
 }
 
 /// Element offset of the workspace of group group_in_block in the block's

@@ -27,10 +27,10 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
 
     if (ops.batch == 0) return;
     const bool nothing_to_solve = call.operation == kernels::Operation::Getrs && ops.nrhs == 0;
+    call.pivot_threshold = context.pivot_threshold;
     if (where.backend != TDLS_BACKEND_CPU) {
         // n == 0 still clears info, on the device.
         if (ops.n > 0 && nothing_to_solve) return;
-        call.pivot_threshold = context.pivot_threshold;
         gpu::run(function, where.backend, where.device, dtype, call, context);
         return;
     }
@@ -46,7 +46,6 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
     const kernels::cpu::CpuKernel kernel = cpu_kernel(dtype, call.operands.row_major, ops.n);
     if (!plan.supported || kernel.run == nullptr)
         fail(TDLS_ERROR_NOT_SUPPORTED, function, "no CPU instance for n (", ops.n, ") in this build");
-    call.pivot_threshold = context.pivot_threshold;
     cpu::run(call, kernel, context.arena.get());
 }
 

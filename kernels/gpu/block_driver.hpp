@@ -55,11 +55,7 @@ struct BlockDriver {
         const std::int64_t step = staged ? 1 : v.a_row; // packed: column c starts at c * n * step
 
         if (call.operation == Operation::Getrs) {
-            if (thread == 0) {
-                const bool valid = first_invalid_pivot(v.ipiv, v.ipiv_step, n) < 0;
-                order[n] = valid ? 1 : 0;
-                if (valid) order_from_swap_sequence(v.ipiv, v.ipiv_step, n, order);
-            }
+            if (thread == 0) getrs_order(v.ipiv, v.ipiv_step, n, order);
             if (staged) copy_matrix(v, n, thread, plan.threads, matrix, true);
             block_barrier();
             if (order[n] == 0) return; // pivots outside 1..n: the system is left untouched

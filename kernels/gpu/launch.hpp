@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "../common/batch_call.hpp"
+#include "../common/pivots.hpp"
 #include "plan.hpp"
 
 /// Loops over a compile-time range that the GPU compilers must unroll, so that
@@ -36,6 +37,16 @@ TDLS_HOST_DEVICE constexpr bool missing_operand(const BatchCall& call, const Sys
     const bool needs_b = call.operation != Operation::Getrf && call.operands.nrhs > 0;
     const bool needs_ipiv = call.operation == Operation::Getrs || call.operands.ipiv_array != nullptr;
     return v.A == nullptr || (needs_b && v.B == nullptr) || (needs_ipiv && v.ipiv == nullptr);
+}
+
+/// getrs's pivots, read on the device by one thread of the group: the order
+/// they build into order[0..n), and order[n] = 1 when they all lie in 1..n
+/// (0 otherwise, order then unset: the host cannot refuse the call, so the
+/// drivers leave such a system untouched).
+TDLS_HOST_DEVICE inline void getrs_order(const std::int32_t* ipiv, std::int64_t step, int n, int* order) noexcept {
+    const bool valid = first_invalid_pivot(ipiv, step, n) < 0;
+    order[n] = valid ? 1 : 0;
+    if (valid) order_from_swap_sequence(ipiv, step, n, order);
 }
 
 } // namespace tdls::kernels::gpu

@@ -166,11 +166,7 @@ struct RegisterDriver {
     TDLS_HOST_DEVICE static void getrs(const SystemView<T>& v, std::int64_t nrhs, int tx, T* work) {
         auto barrier = tdls::make_sync<threads>(tx, work);
         int* scratch = reinterpret_cast<int*>(work + barrier_workspace_elements); // order[N], then validity
-        if (tx == 0) {
-            const bool valid = first_invalid_pivot(v.ipiv, v.ipiv_step, N) < 0;
-            scratch[N] = valid ? 1 : 0;
-            if (valid) order_from_swap_sequence(v.ipiv, v.ipiv_step, N, scratch);
-        }
+        if (tx == 0) getrs_order(v.ipiv, v.ipiv_step, N, scratch);
         barrier();
         const bool valid = scratch[N] != 0;
         int order[R];

@@ -68,12 +68,16 @@ int device_count(std::string* reason) {
     return count > 0 ? count : 0;
 }
 
-const DeviceInfo& device_info(int device) {
-    // Sized once, at the first call: the number of devices does not change.
-    static const std::unique_ptr<Slot[]> slots = [] {
+int devices() {
+    static const int count = [] {
         std::string ignored;
-        return std::unique_ptr<Slot[]>(new Slot[std::size_t(std::max(1, device_count(&ignored)))]);
+        return device_count(&ignored);
     }();
+    return count;
+}
+
+const DeviceInfo& device_info(int device) {
+    static const std::unique_ptr<Slot[]> slots(new Slot[std::size_t(std::max(1, devices()))]);
     Slot& slot = slots[std::size_t(device)];
     std::call_once(slot.once, [&] {
         slot.info = describe(device);

@@ -18,6 +18,9 @@ struct DeviceInfo {
 /// Devices the runtime sees (0 on any runtime error, with the reason).
 int device_count(std::string* reason);
 
+/// device_count, asked once per process: the number of devices does not change.
+int devices();
+
 /// The description of device ordinal `device` (0 <= device < device_count()),
 /// read on the first call for that device; thread-safe.
 const DeviceInfo& device_info(int device);

@@ -117,11 +117,10 @@ class CurrentDevice {
 };
 
 int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) {
-    std::string reason;
-    const int devices = device_count(&reason);
-    if (c.device < 0 || c.device >= devices)
+    const int count = devices();
+    if (c.device < 0 || c.device >= count)
         return report(message, size, TDLS_ERROR_INVALID_VALUE, "device (%d) is not a %s device (0..%d)", c.device,
-                      gpu_runtime::runtime_name, devices - 1);
+                      gpu_runtime::runtime_name, count - 1);
     const DeviceInfo& info = device_info(c.device);
     if (!info.valid)
         return report(message, size, TDLS_ERROR_EXECUTION, "cannot read the properties of %s device %d: %s",

@@ -59,7 +59,7 @@ void run(const char* function, tdls_backend_t backend, int device, tdls_dtype_t 
     c.strideB = o.strideB;
     c.info = o.info;
     c.block = o.block;
-    c.pivot_threshold = context.pivot_threshold;
+    c.pivot_threshold = call.pivot_threshold;
     c.device = device;
     c.stream = context.stream;
 

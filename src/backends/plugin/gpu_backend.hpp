@@ -13,8 +13,9 @@ struct Context;
 
 namespace tdls::runtime::gpu {
 
-/// Enqueues the validated call on the device's stream (context.stream) of
-/// backend CUDA or HIP; returns once enqueued. Throws Error on failure.
+/// Enqueues the validated call (pivot threshold included) on the device's
+/// stream (context.stream) of backend CUDA or HIP; returns once enqueued.
+/// Throws Error on failure.
 void run(const char* function, tdls_backend_t backend, int device, tdls_dtype_t dtype,
          const kernels::BatchCall& call, const Context& context);
 
