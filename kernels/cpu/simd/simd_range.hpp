@@ -76,7 +76,7 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     const bool solves = call.operation != Operation::Getrf && ops.nrhs > 0;
     const int block = solves ? RangeScratch<T, W>::rhs_block(n, ops.nrhs) : 0;
     using Tile = simd::TDLS_SIMD_ISA::Tile<T, W, StaticN>;
-    const RangeScratch<T, W> scratch(n, Tile::padded(n), block);
+    const RangeScratch<T, W> scratch(n, Tile::leading(n), block);
     const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps());
     const T tau = T(call.pivot_threshold);
 

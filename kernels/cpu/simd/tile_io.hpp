@@ -31,8 +31,21 @@ template <typename T, int W>
 TileSystems<T, W> systems_of(const BatchOperands& ops, std::int64_t first, int count) noexcept {
     TileSystems<T, W> s;
     s.count = count;
-    for (int l = 0; l < count; ++l) s.view[l] = view_of<T>(ops, first + l);
+    s.view[0] = view_of<T>(ops, first);
     s.side_by_side = ops.form == BatchForm::Interleaved && count == W && first % ops.block + W <= ops.block;
+    if (s.side_by_side) {
+        // Consecutive systems of one block: each operand one element on per
+        // lane. Spares the divisions of view_of for every lane but the first.
+        for (int l = 1; l < W; ++l) {
+            SystemView<T>& v = s.view[l];
+            v = s.view[0];
+            v.A += l;
+            if (v.B) v.B += l;
+            if (v.ipiv) v.ipiv += l;
+        }
+        return s;
+    }
+    for (int l = 1; l < count; ++l) s.view[l] = view_of<T>(ops, first + l);
     return s;
 }
 

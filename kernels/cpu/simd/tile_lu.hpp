@@ -28,9 +28,9 @@ namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
 
 /// The working copy of W systems of order n: element (i, j) of lane l at
 /// a[(j*ld + i)*W + l] (column-major, a vector per element, columns padded to
-/// ld = a multiple of the row block with rows that stay zero), the pivot row
-/// chosen at each step per lane, and per step the set of rows that some lane
-/// exchanges with it (n <= 64: one bit per row).
+/// ld = leading(n) rows, a multiple of the row block, with rows that stay
+/// zero), the pivot row chosen at each step per lane, and per step the set
+/// of rows that some lane exchanges with it (n <= 64: one bit per row).
 template <typename T, int W, int StaticN>
 class Tile {
   public:
@@ -42,9 +42,21 @@ class Tile {
     /// Rows of a column updated together in registers (tile_lu's factor).
     static constexpr int row_block = StaticN > 0 && StaticN < 8 ? StaticN : 8;
     static constexpr int padded(int n) noexcept { return (n + row_block - 1) / row_block * row_block; }
+    /// The column height: the padded order, plus one row block where that
+    /// is an even number of row blocks past order 16. A column stride of a
+    /// multiple of 16 vectors maps every column's row i to the same few L1
+    /// sets (at 64 rows of 32-byte vectors, 2 KiB apart: two sets), and each
+    /// exchange and each update then misses L1 column after column: order 64
+    /// ran 2-3x slower than its flops (AVX2, Zen 3). An odd number of row
+    /// blocks spreads the columns over the sets. Static orders up to 16 keep
+    /// their packed tile, which fits L1 anyway.
+    static constexpr int leading(int n) noexcept {
+        const int rows = padded(n);
+        return n > 16 && rows % (2 * row_block) == 0 ? rows + row_block : rows;
+    }
 
     Tile(int n, T* a, Index* pivots, std::uint64_t* swaps) noexcept
-        : n_(StaticN > 0 ? StaticN : n), ld_(padded(n_)), a_(a), pivots_(pivots), swaps_(swaps) {}
+        : n_(StaticN > 0 ? StaticN : n), ld_(leading(n_)), a_(a), pivots_(pivots), swaps_(swaps) {}
 
     constexpr int order() const noexcept {
         if constexpr (StaticN > 0)
@@ -54,7 +66,7 @@ class Tile {
     }
     constexpr int ld() const noexcept {
         if constexpr (StaticN > 0)
-            return padded(StaticN);
+            return leading(StaticN);
         else
             return ld_;
     }
