@@ -11,12 +11,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "cpu/simd/tile_lu.hpp"
 
 namespace {
@@ -77,46 +77,27 @@ double dispatch(int n, const Options& o) {
     }
 }
 
-std::vector<int> parse_orders(const char* text) {
-    std::vector<int> orders;
-    for (const char* p = text; *p;) {
-        char* end = nullptr;
-        const long n = std::strtol(p, &end, 10);
-        if (end == p || n < 1 || n > tdls::kernels::cpu::simd::max_order) return {};
-        orders.push_back(int(n));
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',') return {};
-    }
-    return orders;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
     Options o;
     for (int a = 1; a < argc; ++a) {
-        const std::string arg = argv[a];
-        const char* value = a + 1 < argc ? argv[a + 1] : nullptr;
-        if (arg == "--sizes" && value) {
-            o.orders = parse_orders(value);
-            ++a;
-        } else if (arg == "--reps" && value) {
-            o.reps = std::atoi(value);
-            ++a;
-        } else if (arg == "--tiles" && value) {
-            o.tiles = std::atoi(value);
-            ++a;
-        } else {
-            std::fprintf(stderr,
-                         "usage: %s [--sizes 2,4,...] (1..64) [--reps R] [--tiles T]\n"
-                         "Times the AVX2 SIMD kernel's factorization alone, best of R passes over T tiles.\n",
-                         argv[0]);
-            return arg == "--help" ? 0 : 2;
+        const std::string key = argv[a];
+        if (key == "--help") {
+            std::printf("usage: %s [--sizes 2,4,...] (1..64) [--reps R] [--tiles T]\n"
+                        "Times the AVX2 SIMD kernel's factorization alone, best of R passes over T tiles.\n",
+                        argv[0]);
+            return 0;
         }
-    }
-    if (o.orders.empty() || o.reps < 1 || o.tiles < 1) {
-        std::fprintf(stderr, "bad --sizes, --reps or --tiles\n");
-        return 2;
+        if (key != "--sizes" && key != "--reps" && key != "--tiles") bench::cli::bad("unknown option '" + key + "'");
+        if (a + 1 >= argc) bench::cli::bad(key + " needs a value");
+        const std::string value = argv[++a];
+        if (key == "--sizes")
+            o.orders = bench::cli::parse_integers(key, value, 1, tdls::kernels::cpu::simd::max_order);
+        else if (key == "--reps")
+            o.reps = int(bench::cli::parse_integer(key, value, 1, 1000000));
+        else
+            o.tiles = int(bench::cli::parse_integer(key, value, 1, 1 << 20));
     }
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
         std::fprintf(stderr, "this machine has no AVX2 + FMA: nothing to time\n");
