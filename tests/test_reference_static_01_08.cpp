@@ -1,7 +1,0 @@
-// The static solver of orders 01 to 08 against the reference LU, bit for bit.
-#include "reference_sweep.hpp"
-
-TEST_CASE("static solver, orders 01 to 08, matches the reference LU bitwise", "[reference][static]") {
-    const int cases = tdls_test::sweep_static_orders<1>(std::make_integer_sequence<int, 8>{});
-    REQUIRE(cases == 8 * tdls_test::cases_per_static_order);
-}

@@ -1,7 +1,0 @@
-// The static solver of orders 25 to 28 against the reference LU, bit for bit.
-#include "reference_sweep.hpp"
-
-TEST_CASE("static solver, orders 25 to 28, matches the reference LU bitwise", "[reference][static]") {
-    const int cases = tdls_test::sweep_static_orders<25>(std::make_integer_sequence<int, 4>{});
-    REQUIRE(cases == 4 * tdls_test::cases_per_static_order);
-}
