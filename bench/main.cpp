@@ -14,14 +14,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <tdls/check/backward_error.hpp>
 
+#include <tdls/generated/instances.hpp>
 #include <tdls/tdls.h>
 
 #include "batch.hpp"
@@ -45,6 +49,36 @@ struct Backend {
     std::string why; // set when handle is null
     std::string name;
 };
+
+// The orders this build of the library compiled (kernels/instances.cmake,
+// its instance profile): the SIMD kernels' static orders, the same for every
+// type, layout and ISA (listed once, with the generic set built everywhere),
+// and each GPU plugin's register kernels.
+#define TDLS_BENCH_ORDER_OF(T, N, ROW_MAJOR) N,
+constexpr int simd_static_orders[] = {TDLS_SIMD_GENERIC_INSTANCES(TDLS_BENCH_ORDER_OF) 0};
+constexpr int cuda_register_orders[] = {TDLS_GPU_CUDA_INSTANCES(TDLS_BENCH_ORDER_OF) 0};
+constexpr int hip_register_orders[] = {TDLS_GPU_HIP_INSTANCES(TDLS_BENCH_ORDER_OF) 0};
+#undef TDLS_BENCH_ORDER_OF
+
+/// "1-16", "1, 2, 7, 16": the distinct nonzero orders of a list, as ranges.
+template <std::size_t Size>
+std::string static_orders_text(const int (&orders)[Size]) {
+    std::vector<int> distinct;
+    for (int n : orders)
+        if (n > 0) distinct.push_back(n);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::string text;
+    for (std::size_t i = 0; i < distinct.size();) {
+        std::size_t j = i;
+        while (j + 1 < distinct.size() && distinct[j + 1] == distinct[j] + 1) ++j;
+        if (!text.empty()) text += ", ";
+        text += std::to_string(distinct[i]);
+        if (j > i) text += "-" + std::to_string(distinct[j]);
+        i = j + 1;
+    }
+    return text.empty() ? "none" : text;
+}
 
 Backend open_backend(const std::string& name) {
     Backend backend;
@@ -180,6 +214,10 @@ int main(int argc, char** argv) {
     std::printf("# tdls-bench\n\ncommand: `%s`\n\n", o.command_line.c_str());
     std::printf("| | |\n|---|---|\n| libtdls | %d.%d.%d, backend %s |\n", major, minor, patch,
                 o.backend.c_str());
+    std::printf("| instances | profile %s; SIMD static orders %s (per ISA, type and layout; others: the dynamic "
+                "kernel); GPU register orders: CUDA %s, HIP %s |\n",
+                TDLS_INSTANCE_PROFILE_NAME, static_orders_text(simd_static_orders).c_str(),
+                static_orders_text(cuda_register_orders).c_str(), static_orders_text(hip_register_orders).c_str());
     for (const auto& [key, value] : machine_facts()) std::printf("| %s | %s |\n", key.c_str(), value.c_str());
     if (o.wants_peer("lapacke")) std::printf("| LAPACKE peer | %s |\n", lapacke_description().c_str());
     if (o.wants_peer("eigen")) std::printf("| Eigen peer | %s |\n", eigen_description().c_str());

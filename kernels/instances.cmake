@@ -15,31 +15,61 @@ set(TDLS_INSTANCE_LAYOUTS col row)
 # only the dynamic solver, for the orders past the SIMD kernels' 64.
 set(TDLS_CPU_ORDERS 0)
 
+# Two profiles of the one list below. `full` is every instance that buys
+# speed: the default of every build a user makes or installs. `ci` is a
+# representative subset that still compiles every kernel template at its
+# extremes (smallest and largest static order, an odd one, the in-register
+# paths of the smallest orders, the dynamic kernel; every type, layout,
+# instruction set and GPU plugin), so that CI's four builds fit its budget.
+# The tests and benchmarks read what was built (the generated header), never
+# assume it: a `ci` build passes the same suite. docs/ci.md has the times.
+set(TDLS_INSTANCE_PROFILE full CACHE STRING "Precompiled instance set: full (every instance that buys speed) or ci")
+set_property(CACHE TDLS_INSTANCE_PROFILE PROPERTY STRINGS full ci)
+if(NOT TDLS_INSTANCE_PROFILE MATCHES "^(full|ci)$")
+  message(FATAL_ERROR "TDLS_INSTANCE_PROFILE is '${TDLS_INSTANCE_PROFILE}': full or ci")
+endif()
+
 # CPU, one system per SIMD lane (kernels/cpu/simd/): every order up to 64, for
 # each instruction set below; the library picks the widest the machine runs.
-# Static orders 1-16 and the dynamic kernel above them. Measured (g++ 12 -O3,
-# AVX-512, double, one core, L2-resident batch) static over dynamic: 1.7x at
-# n = 2, 1.3x at 4, 1.1x at 8-16; an instance builds in 1-1.5 s.
-set(TDLS_SIMD_ORDERS 0)
-foreach(n RANGE 1 16)
-  list(APPEND TDLS_SIMD_ORDERS ${n})
-endforeach()
+# full: static orders 1-16 and the dynamic kernel above them. Measured (g++ 12
+# -O3, AVX-512, double, one core, L2-resident batch) static over dynamic: 1.7x
+# at n = 2, 1.3x at 4, 1.1x at 8-16; an instance builds in 1-1.5 s.
+# ci: 1 (smallest; n*n = 1 splits in registers), 2 (n*n = 4 splits below the
+# vector width), 7 (odd, a row block of 7), 16 (largest static, row blocks of
+# 8), and the dynamic kernel (0), which serves the orders left out.
+if(TDLS_INSTANCE_PROFILE STREQUAL "ci")
+  set(TDLS_SIMD_ORDERS 0 1 2 7 16)
+else()
+  set(TDLS_SIMD_ORDERS 0)
+  foreach(n RANGE 1 16)
+    list(APPEND TDLS_SIMD_ORDERS ${n})
+  endforeach()
+endif()
 
 # GPU register kernels (kernels/gpu/, the CUDA and HIP plugins): static orders
-# whose rows fit the registers of one warp's groups. Every other order up to
-# TDLS_MAX_ORDER runs the block kernel (one system per block, the dynamic
-# solver on a copy of the matrix in shared memory). Sized by the plugins'
-# build time, which CI keeps under ~5 minutes per plugin on 2 cores: nvcc
-# took 5.6 s for orders 1-4 (double, column-major, sm_90, one core) and 108 s
-# for orders 29-32, so 1-32 would cost about 25 core-minutes per plugin, and
-# 1-16 took about 10 (hipcc more); with 1-12 each plugin builds in 131 s
-# (CUDA) and 134 s (HIP) with -j2 on 2 cores. scripts/device-check, on a
-# many-core GPU machine, raises the bound to 32.
-set(TDLS_GPU_MAX_STATIC_ORDER 12 CACHE STRING "Largest order of the GPU register kernels (1..32)")
-set(TDLS_GPU_ORDERS)
-foreach(n RANGE 1 ${TDLS_GPU_MAX_STATIC_ORDER})
-  list(APPEND TDLS_GPU_ORDERS ${n})
-endforeach()
+# whose rows fit the registers of one warp's groups, one list per plugin.
+# Every other order up to TDLS_MAX_ORDER runs the block kernel (one system per
+# block, the dynamic solver on a copy of the matrix in shared memory), which
+# for n <= 32 keeps a whole warp on one system: full ships the register
+# kernels of every order up to 32 in both plugins. Build cost, one core, one
+# architecture, per (type, layout): nvcc (sm_90) 5.6 s for orders 1-4 and
+# 108 s for 29-32 (double, column-major); hipcc (gfx90a, whose 512 registers
+# take up to 4 rows of 32 per thread) 64-79 s (float) and 190-209 s (double)
+# for orders 1, 7 and 32 together. docs/ci.md has the plugins' build times.
+# ci: CUDA the smallest (1), an odd one (7) and the largest (32); HIP 1, 7 and
+# 16, since its order-32 instances alone would take 400 s of CI's build (hipcc
+# still compiles the register solver at order 32 in the compile check,
+# tests/gpu/, and nvcc compiles the same kernel source at 32 in both types).
+if(TDLS_INSTANCE_PROFILE STREQUAL "ci")
+  set(TDLS_GPU_cuda_ORDERS 1 7 32)
+  set(TDLS_GPU_hip_ORDERS 1 7 16)
+else()
+  set(TDLS_GPU_cuda_ORDERS)
+  foreach(n RANGE 1 32)
+    list(APPEND TDLS_GPU_cuda_ORDERS ${n})
+  endforeach()
+  set(TDLS_GPU_hip_ORDERS ${TDLS_GPU_cuda_ORDERS})
+endif()
 
 # Instruction sets: name, vector bytes, compiler flags. generic is the
 # compiler's baseline (SSE2 on x86-64) and is built everywhere; the others on

@@ -8,7 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include <tdls/generated/instances.hpp>
+
+#include "cpu/simd/isa.hpp"
 #include "registry.hpp"
 
 namespace {
@@ -90,4 +94,82 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
         }
     }
     REQUIRE(checked == 4 * 2 * 6);
+}
+
+namespace {
+
+/// An instance of the generated list, with the kernel it names.
+struct Listed {
+    tdls_dtype_t dtype;
+    bool row_major;
+    int order;
+    tdls::kernels::cpu::RangeKernel kernel;
+};
+
+template <typename T>
+constexpr tdls_dtype_t dtype_of() {
+    return sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
+}
+
+#define TDLS_TEST_LISTED(ISA, T, N, ROW_MAJOR)                                                               \
+    Listed{dtype_of<T>(), ROW_MAJOR, N, &tdls::kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
+#define TDLS_TEST_GENERIC(T, N, ROW_MAJOR) TDLS_TEST_LISTED(generic, T, N, ROW_MAJOR)
+#define TDLS_TEST_AVX2(T, N, ROW_MAJOR) TDLS_TEST_LISTED(avx2, T, N, ROW_MAJOR)
+#define TDLS_TEST_AVX512(T, N, ROW_MAJOR) TDLS_TEST_LISTED(avx512, T, N, ROW_MAJOR)
+const std::vector<Listed> listed_generic = {TDLS_SIMD_GENERIC_INSTANCES(TDLS_TEST_GENERIC)};
+const std::vector<Listed> listed_avx2 = {TDLS_SIMD_AVX2_INSTANCES(TDLS_TEST_AVX2)};
+const std::vector<Listed> listed_avx512 = {TDLS_SIMD_AVX512_INSTANCES(TDLS_TEST_AVX512)};
+#undef TDLS_TEST_AVX512
+#undef TDLS_TEST_AVX2
+#undef TDLS_TEST_GENERIC
+#undef TDLS_TEST_LISTED
+
+} // namespace
+
+TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "[registry][instances]") {
+    INFO("instance profile " << TDLS_INSTANCE_PROFILE_NAME);
+    const struct {
+        CpuFamily family;
+        const std::vector<Listed>& listed;
+    } families[] = {{CpuFamily::SimdGeneric, listed_generic},
+                    {CpuFamily::SimdAvx2, listed_avx2},
+                    {CpuFamily::SimdAvx512, listed_avx512}};
+    int built = 0, static_hits = 0, dynamic_hits = 0;
+    for (const auto& f : families) {
+        if (f.listed.empty()) continue; // an instruction set this build left out
+        ++built;
+        int static_listed = 0;
+        for (const Listed& l : f.listed) static_listed += l.order > 0;
+        int static_served = 0;
+        for (const tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64})
+            for (const bool row_major : {false, true}) {
+                tdls::kernels::cpu::RangeKernel dynamic = nullptr;
+                for (const Listed& l : f.listed)
+                    if (l.dtype == dtype && l.row_major == row_major && l.order == 0) dynamic = l.kernel;
+                REQUIRE(dynamic != nullptr); // every build has the dynamic kernel of each type and layout
+                for (int n = 1; n <= tdls::kernels::cpu::simd::max_order; ++n) {
+                    tdls::kernels::cpu::RangeKernel expected = dynamic;
+                    for (const Listed& l : f.listed)
+                        if (l.dtype == dtype && l.row_major == row_major && l.order == n) expected = l.kernel;
+                    INFO(tdls::runtime::name(f.family) << ", dtype " << int(dtype) << ", row_major " << row_major
+                                                       << ", n = " << n);
+                    const auto served = tdls::runtime::cpu_kernel(dtype, row_major, n, f.family);
+                    CHECK(served.run == expected);
+                    if (expected == dynamic) {
+                        ++dynamic_hits;
+                    } else {
+                        ++static_served;
+                        ++static_hits;
+                    }
+                }
+            }
+        // Every listed static order was reached through the registry.
+        CHECK(static_served == static_listed);
+    }
+    // The generic family is built everywhere, and every profile has static
+    // SIMD orders and leaves some orders to the dynamic kernel.
+    REQUIRE(built >= 1);
+    REQUIRE(!listed_generic.empty());
+    CHECK(static_hits > 0);
+    CHECK(dynamic_hits > 0);
 }

@@ -10,6 +10,7 @@
 #include <new>
 #include <string>
 
+#include <tdls/core/target.hpp>
 #include <tdls/generated/instances.hpp>
 #include <tdls/tdls.h>
 
@@ -39,7 +40,11 @@ constexpr tdls_dtype_t dtype_of() {
 #define TDLS_GPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                                \
     RegisterInstance{dtype_of<T>(), ROW_MAJOR, N, kernels::gpu::compiled_rows_per_thread<T, N>,               \
                      &kernels::gpu::launch_register<T, N, ROW_MAJOR>},
-constexpr RegisterInstance register_instances[] = {TDLS_GPU_INSTANCES(TDLS_GPU_TABLE_ENTRY)};
+#if TDLS_COMPILER_HIP
+constexpr RegisterInstance register_instances[] = {TDLS_GPU_HIP_INSTANCES(TDLS_GPU_TABLE_ENTRY)};
+#else
+constexpr RegisterInstance register_instances[] = {TDLS_GPU_CUDA_INSTANCES(TDLS_GPU_TABLE_ENTRY)};
+#endif
 #undef TDLS_GPU_TABLE_ENTRY
 
 constexpr Launcher block_launchers[2][2] = {
