@@ -69,9 +69,10 @@ int sweep_static_order() {
     return cases;
 }
 
-template <int First, int... Offsets>
-int sweep_static_orders(std::integer_sequence<int, Offsets...>) {
-    return (sweep_static_order<First + Offsets>() + ...);
+/// sweep_static_order for each of the orders N, summed.
+template <int... N>
+int sweep_static_order_list() {
+    return (sweep_static_order<N>() + ...);
 }
 
 /// Cases one sweep_static_order checks: 5 configurations x 3 kinds x 2 entries.
