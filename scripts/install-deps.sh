@@ -7,10 +7,11 @@
 #   oneTBB               CPU backend (runtime library)
 #   hipcc, HIP runtime   HIP compile check and plugin
 #   gfortran             Fortran module and example
+#   ninja-build          the presets' generator (its log is what scripts/build-times reads)
 #   pkg-config, binutils install and export checks (pkg-config tdls, nm, objdump)
 #   clang, libclang-rt-14-dev  the libFuzzer harnesses (fuzz/), with ASan + UBSan
 set -euo pipefail
-packages=(cmake g++ make catch2 liblapacke-dev libopenblas-dev libeigen3-dev libtbb-dev
+packages=(cmake g++ make ninja-build catch2 liblapacke-dev libopenblas-dev libeigen3-dev libtbb-dev
           hipcc libamdhip64-dev rocm-device-libs gfortran pkg-config binutils clang libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do

@@ -1,21 +1,38 @@
 #!/usr/bin/env bash
 # Builds and passes every test from a fresh clone: installs what is missing,
-# then four builds, each with its ctest run:
-#   release  the library, the GPU plugins and compile checks (nvcc sm_90,
-#            hipcc gfx90a, where installed; each plugin's build is timed on
-#            its own first), every test and the benchmarks;
+# then four builds of the `ci` instance profile (kernels/instances.cmake),
+# each with its ctest run:
+#   ci       the release build: the library, both GPU plugins (nvcc sm_90,
+#            hipcc gfx90a, where installed; each plugin's build timed on its
+#            own first), the compile checks, every test and the benchmarks;
 #   tsan     ThreadSanitizer: the library and the threaded tests;
-#   asan     AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite;
+#   asan     AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite
+#            (the static reference sweep narrowed to its extremes; the ci
+#            stage sweeps every order);
 #   fuzz     clang, ASan + UBSan: the libFuzzer harnesses, a bounded run each
 #            (TDLS_FUZZ_SECONDS, default 60) from the committed corpus.
 # Any sanitizer report, fuzzer finding or failed check fails the script.
+# Each stage prints its build and test times and where its compile time went
+# (scripts/build-times); docs/ci.md records them.
+#   scripts/test.sh                 every stage
+#   scripts/test.sh asan fuzz       the named stages only
+# The `full` profile that users get is built by scripts/build-full.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 start=$(date +%s)
+stages=("$@")
+((${#stages[@]})) || stages=(ci tsan asan fuzz)
+for preset in "${stages[@]}"; do
+  case "$preset" in
+    ci | tsan | asan | fuzz) ;;
+    *) echo "test.sh: unknown stage '$preset' (ci, tsan, asan, fuzz)" >&2; exit 2 ;;
+  esac
+done
+
 stage() {
-  local preset=$1 began
+  local preset=$1 began built
   began=$(date +%s)
   cmake --preset "$preset"
   local plugin t0
@@ -28,11 +45,13 @@ stage() {
     fi
   done
   cmake --build --preset "$preset" -j "$jobs"
+  built=$(date +%s)
+  scripts/build-times "build/$preset" 8 | sed "s/^/test.sh: $preset: /"
   ctest --preset "$preset" -j "$jobs"
-  echo "test.sh: $preset passed in $(( $(date +%s) - began )) s"
+  echo "test.sh: $preset passed in $(( $(date +%s) - began )) s" \
+       "(build $(( built - began )) s, tests $(( $(date +%s) - built )) s)"
 }
-stage release
-stage tsan
-stage asan
-stage fuzz
-echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"
+for preset in "${stages[@]}"; do
+  stage "$preset"
+done
+echo "test.sh: all tests passed in $(( $(date +%s) - start )) s (${stages[*]})"
