@@ -3,7 +3,8 @@
 # with the release preset, GPU plugins included for the default architecture
 # lists, each plugin timed on its own first, ptxas reporting any spill or
 # local memory of the CUDA plugin's kernels (any such report fails the
-# script: register kernels must keep their rows in registers); then prints
+# script, after the tests: register kernels must keep their rows in
+# registers); then prints
 # where the compile time went (scripts/build-times) and runs the test suite
 # against the full instance set. Long on 2 cores (docs/ci.md has the
 # measured times): run it in the background before resolving an issue that
@@ -35,12 +36,15 @@ done
 cmake --build "$dir" -j "$jobs" 2>&1 | tee -a "$log"
 echo "build-full: everything built in $(( $(date +%s) - start )) s"
 scripts/build-times "$dir" 12 | sed 's/^/build-full: /'
-# ptxas says "Registers are spilled to local memory" / "Local memory used".
+# ptxas says "Registers are spilled to local memory" / "Local memory used";
+# the tests still run, and the script fails at the end.
+spills=0
 if grep -Ei 'ptxas.*(spill|local memory)' "$log"; then
+  spills=1
   echo "build-full: kernels spill or use local memory (above)" >&2
-  exit 1
+else
+  echo "build-full: no ptxas report of spills or local memory"
 fi
-echo "build-full: no ptxas report of spills or local memory"
 
 if ((run_tests)); then
   t0=$(date +%s)
@@ -48,3 +52,7 @@ if ((run_tests)); then
   echo "build-full: tests passed in $(( $(date +%s) - t0 )) s"
 fi
 echo "build-full: done in $(( $(date +%s) - start )) s"
+if ((spills)); then
+  echo "build-full: FAILED: register spills or local memory in the CUDA plugin (above)" >&2
+  exit 1
+fi
