@@ -1,6 +1,9 @@
 #include "solve.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/plugin/gpu_backend.hpp"
@@ -12,6 +15,35 @@
 #include "validate.hpp"
 
 namespace tdls::runtime {
+
+namespace {
+
+/// The library's copies of a call's pointer arrays.
+class PointerArrays {
+  public:
+    /// Copies the arrays of `ops` and points `ops` at the copies.
+    void take(kernels::BatchOperands& ops) {
+        const auto size = static_cast<std::size_t>(ops.batch);
+        A_.assign(ops.A_array, ops.A_array + size);
+        ops.A_array = A_.data();
+        if (ops.ipiv_array != nullptr) {
+            ipiv_.assign(ops.ipiv_array, ops.ipiv_array + size);
+            ops.ipiv_array = ipiv_.data();
+        }
+        if (ops.B_array != nullptr && ops.nrhs > 0) {
+            B_.assign(ops.B_array, ops.B_array + size);
+            ops.B_array = B_.data();
+        } else {
+            ops.B_array = nullptr; // nrhs == 0: B is not touched, its array not read
+        }
+    }
+
+  private:
+    std::vector<void*> A_, B_;
+    std::vector<std::int32_t*> ipiv_;
+};
+
+} // namespace
 
 void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
            kernels::BatchCall call) {
@@ -46,6 +78,13 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
     const kernels::cpu::CpuKernel kernel = cpu_kernel(dtype, call.operands.row_major, ops.n);
     if (!plan.supported || kernel.run == nullptr)
         fail(TDLS_ERROR_NOT_SUPPORTED, function, "no CPU instance for n (", ops.n, ") in this build");
+    // The pointer arrays are caller memory the kernels would read per system,
+    // after earlier systems were written: arrays stored inside an operand (a
+    // contract violation) would then hand them garbage addresses. They are
+    // read once, here, into the library's own copies, before anything is
+    // written; validation read the same, unchanged, entries.
+    PointerArrays copies;
+    if (ops.form == kernels::BatchForm::Pointers) copies.take(ops);
     cpu::run(call, kernel, context.arena.get());
 }
 

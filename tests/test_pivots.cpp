@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -11,6 +13,7 @@
 namespace {
 
 using tdls::kernels::first_invalid_pivot;
+using tdls::kernels::order_from_checked_swap_sequence;
 using tdls::kernels::order_from_swap_sequence;
 using tdls::kernels::swap_sequence_from_order;
 
@@ -91,4 +94,36 @@ TEST_CASE("first_invalid_pivot finds entries outside 1..n", "[pivots]") {
         }
     }
     REQUIRE(checked == 16);
+}
+
+TEST_CASE("order_from_checked_swap_sequence: the order of valid pivots, false for any entry outside 1..n",
+          "[pivots]") {
+    int checked = 0;
+    std::mt19937 random(7);
+    for (int n = 1; n <= 9; ++n) {
+        // Valid: LAPACK-style (ipiv[k] >= k + 1) and any entry in 1..n, as ?laswp accepts.
+        std::vector<std::int32_t> ipiv(static_cast<std::size_t>(n));
+        for (int k = 0; k < n; ++k) ipiv[std::size_t(k)] = std::int32_t(1 + random() % unsigned(n));
+        std::vector<int> order(static_cast<std::size_t>(n), -1);
+        REQUIRE(order_from_checked_swap_sequence(ipiv.data(), 1, n, order.data()));
+        REQUIRE(order == apply_swaps(ipiv));
+        ++checked;
+        const std::int32_t bad_values[] = {0, -1, std::int32_t(n + 1), std::numeric_limits<std::int32_t>::min(),
+                                           std::numeric_limits<std::int32_t>::max()};
+        for (const std::int32_t bad : bad_values)
+            for (int at = 0; at < n; ++at) {
+                std::vector<std::int32_t> spoiled = ipiv;
+                spoiled[std::size_t(at)] = bad;
+                std::vector<int> partial(static_cast<std::size_t>(n), -1);
+                REQUIRE_FALSE(order_from_checked_swap_sequence(spoiled.data(), 1, n, partial.data()));
+                // What was built stays a permutation of 0..n-1: never an index outside the system.
+                std::vector<int> sorted = partial;
+                std::sort(sorted.begin(), sorted.end());
+                std::vector<int> identity(static_cast<std::size_t>(n));
+                std::iota(identity.begin(), identity.end(), 0);
+                REQUIRE(sorted == identity);
+                ++checked;
+            }
+    }
+    REQUIRE(checked == 9 + 5 * 45);
 }

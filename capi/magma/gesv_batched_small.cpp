@@ -37,9 +37,18 @@ magma_int_t solve_on_host(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ld
                                              reinterpret_cast<std::int32_t*>(info), batch));
     } else {
         // Scratch first: running out of memory leaves the operands untouched.
-        std::vector<std::int32_t> pivots(ipiv != nullptr ? std::size_t(n) * std::size_t(batch) : 0);
+        // n * batch in checked arithmetic: a wrapped product would size the
+        // scratch below what the solve writes.
+        std::size_t pivot_count = 0;
+        if (ipiv != nullptr && __builtin_mul_overflow(std::size_t(n), std::size_t(batch), &pivot_count))
+            throw std::bad_alloc();
+        std::vector<std::int32_t> pivots(pivot_count);
         std::vector<std::int32_t*> pivot_array(ipiv != nullptr ? std::size_t(batch) : 0);
         std::vector<std::int32_t> verdicts(static_cast<std::size_t>(batch));
+        // The caller's pivot arrays are read once, now: the solve may write
+        // over them (stored inside a B, which the contract forbids), and the
+        // widening below would then follow garbage addresses.
+        const std::vector<magma_int_t*> destinations(ipiv, ipiv != nullptr ? ipiv + batch : ipiv);
         for (std::size_t s = 0; s < pivot_array.size(); ++s)
             pivot_array[s] = pivots.data() + s * std::size_t(n);
         const tdls_status_t status = tdls_batched_gesv_ptr(
@@ -49,7 +58,7 @@ magma_int_t solve_on_host(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ld
         for (magma_int_t s = 0; s < batch; ++s) {
             info[s] = verdicts[std::size_t(s)];
             if (ipiv != nullptr)
-                for (magma_int_t i = 0; i < n; ++i) ipiv[s][i] = pivot_array[std::size_t(s)][i];
+                for (magma_int_t i = 0; i < n; ++i) destinations[std::size_t(s)][i] = pivot_array[std::size_t(s)][i];
         }
         return MAGMA_SUCCESS;
     }

@@ -16,7 +16,7 @@ enum class Operation { Gesv, Getrf, Getrs };
 enum class Form { Strided, Pointers, Interleaved };
 
 /// The validation steps of tdls.h, in order; Valid: all passed.
-enum class Stage { Handle, Dtype, Layout, Signs, LeadingDimensions, Strides, Pointers, Order, Pivots, Valid };
+enum class Stage { Handle, Dtype, Layout, Signs, LeadingDimensions, Strides, Footprints, Pointers, Order, Pivots, Valid };
 
 /// What validation looks at: scalars, and for each operand whether it is
 /// given (non-NULL); for pointer arrays whether one of the first `batch`
@@ -38,6 +38,42 @@ struct CallShape {
     /// Columns of one system's B as stored: nrhs column-major, n row-major.
     std::int64_t b_columns() const { return row_major() ? n : nrhs; }
 };
+
+/// README "Footprints": the end of the last element of the last system of
+/// every operand the call addresses, in bytes, is at most INT64_MAX. Worked
+/// out in 128-bit arithmetic with every factor capped at 2^63 (already too
+/// large), so that no product of this model overflows either.
+inline bool footprints_addressable(const CallShape& c) {
+    if (c.batch == 0 || c.n == 0) return true;
+    using Wide = __int128;
+    constexpr Wide too_large = Wide(1) << 63;
+    const auto cap = [&](Wide v) { return v < too_large ? v : too_large; };
+    const auto mul = [&](Wide a, Wide b) { return cap(cap(a) * cap(b)); };
+    const auto fits = [&](Wide elements, Wide bytes) { return mul(elements, bytes) < too_large; };
+    const Wide size = c.dtype == TDLS_FLOAT32 ? 4 : 8;
+    const Wide n = c.n, last = c.batch - 1;
+    const bool uses_b = c.has_b() && c.nrhs > 0;
+    bool ok = true;
+    if (c.form == Form::Interleaved) {
+        // Element e of system s at (s / block) * block * E + e * block + s % block.
+        const auto span = [&](Wide elements) {
+            return mul(last / c.block * c.block, elements) + mul(elements - 1, c.block) + last % c.block + 1;
+        };
+        ok = fits(span(mul(n, n)), size) && (!c.ipiv_given || fits(span(n), 4)) &&
+             (!uses_b || fits(span(mul(n, c.nrhs)), size));
+    } else {
+        const Wide before = c.form == Form::Strided ? last : 0; // pointer arrays: each system on its own
+        const Wide b_rows = c.row_major() ? c.nrhs : c.n;
+        const Wide a_system = mul(n - 1, c.lda) + n;
+        const Wide b_system = uses_b ? mul(Wide(c.b_columns()) - 1, c.ldb) + b_rows : 0;
+        ok = fits(mul(before, c.strideA) + a_system, size) &&
+             (!c.ipiv_given || fits(mul(before, c.strideIpiv) + n, 4)) &&
+             (!uses_b || fits(mul(before, c.strideB) + b_system, size));
+    }
+    if (c.operation != Operation::Getrs && !fits(c.batch, 4)) ok = false;      // info
+    if (c.form == Form::Pointers && !fits(c.batch, sizeof(void*))) ok = false; // the arrays
+    return ok;
+}
 
 struct Expected {
     Stage stage;          // the step that fails, or Pivots / Valid
@@ -62,11 +98,15 @@ inline Expected expected_status(const CallShape& c) {
             return fails(Stage::LeadingDimensions, TDLS_ERROR_INVALID_VALUE);
     }
     if (c.form == Form::Strided) {
-        if (c.strideA < saturated_mul(c.lda, c.n) || (c.ipiv_given && c.strideIpiv < c.n) ||
-            (c.has_b() && c.strideB < saturated_mul(c.ldb, c.b_columns())))
+        // Exact products: one past INT64_MAX exceeds every stride (a
+        // saturated one would equal a stride of INT64_MAX).
+        using Wide = __int128;
+        if (c.strideA < Wide(c.lda) * c.n || (c.ipiv_given && c.strideIpiv < c.n) ||
+            (c.has_b() && c.strideB < Wide(c.ldb) * c.b_columns()))
             return fails(Stage::Strides, TDLS_ERROR_INVALID_VALUE);
     }
     if (c.form == Form::Interleaved && c.block < 1) return fails(Stage::Strides, TDLS_ERROR_INVALID_VALUE);
+    if (!footprints_addressable(c)) return fails(Stage::Footprints, TDLS_ERROR_INVALID_VALUE);
 
     if (c.batch > 0 && c.n > 0) {
         const bool needs_b = c.has_b() && c.nrhs > 0;

@@ -104,10 +104,21 @@ class Input {
         case 4:
             return extreme(b & 7);
         case 5:
-            return saturated_add(minimum, raw<std::int16_t>());
+            // Half the time around the largest addressable footprint (README
+            // "Footprints"), where validation and the kernels' offsets meet.
+            return byte() & 1 ? saturated_add(minimum, raw<std::int16_t>()) : footprint_edge(byte());
         default:
             return raw<std::int64_t>();
         }
+    }
+
+    /// Values near 2^63 / size for the element sizes 4 and 8 and near the
+    /// strides of the issue's reproducers (issue 22), off by a little.
+    static std::int64_t footprint_edge(std::uint8_t b) {
+        constexpr std::int64_t bases[] = {std::int64_t(1) << 60, std::int64_t(1) << 61, std::int64_t(1) << 62,
+                                          int64_max / 8, int64_max / 4, int64_max / 2, int64_max - 3,
+                                          std::int64_t(1) << 31};
+        return saturated_add(bases[b & 7], std::int64_t((b >> 3) & 7) - 3);
     }
 
     /// A raw seed of the rest of the input, for contents past its end.

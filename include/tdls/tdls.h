@@ -20,6 +20,10 @@
  *     6. strides below one system's footprint: strideA < lda*n,
  *        strideIpiv < n (when ipiv is given), strideB < ldb*nrhs
  *        (column-major) or ldb*n (row-major); block < 1 (interleaved);
+ *        then footprints that cannot be addressed: the end of the last
+ *        element of the last system of an operand, in bytes, above
+ *        INT64_MAX (README "Footprints"; named after lda/ldb for one
+ *        system, the stride or block and batch for the batch);
  *     7. NULL operands, when batch > 0 and n > 0 (B may be NULL when
  *        nrhs == 0; ipiv may be NULL except in getrs); in the pointer-array
  *        form also a NULL entry of A_array, B_array or ipiv_array;
@@ -43,6 +47,11 @@
  *   memory happen on the device, per system: a NULL entry of a device pointer
  *   array leaves that system untouched with info[s] = -1 (LAPACK's "illegal
  *   argument"), and getrs leaves a system whose pivots leave 1..n untouched.
+ *   On the CPU, getrs reads each system's pivots again as it solves it and
+ *   checks them there too: pivots that changed since validation (they overlap
+ *   an earlier system's B, which the contract forbids) and left 1..n leave
+ *   that system's B untouched. The pointer arrays are read once, into the
+ *   library's own copy, before any operand is written.
  *   A launch or device error is TDLS_ERROR_EXECUTION, with the runtime's
  *   words in the message. The GPU results are bitwise those of the CPU
  *   backend's scalar kernels (no contracted multiply-adds on either).

@@ -57,6 +57,26 @@ TDLS_HOST_DEVICE inline void order_from_swap_sequence(const std::int32_t* ipiv, 
     }
 }
 
+/// order_from_swap_sequence with each entry read once and checked before it
+/// is used: false, with `order` a permutation still, when one lies outside
+/// 1..n. The CPU getrs reads its pivots through this at the point of use,
+/// since pivots that overlap B (a contract violation) may have changed since
+/// validation; garbage then costs that system its solve, never an index
+/// outside it.
+TDLS_HOST_DEVICE inline bool order_from_checked_swap_sequence(const std::int32_t* ipiv, std::int64_t step, int n,
+                                                              int* order) noexcept {
+    for (int k = 0; k < n; ++k) order[k] = k;
+    for (int k = 0; k < n; ++k) {
+        const std::int32_t pivot = ipiv[k * step];
+        if (pivot < 1 || pivot > n) return false;
+        const int p = pivot - 1;
+        const int row = order[k];
+        order[k] = order[p];
+        order[p] = row;
+    }
+    return true;
+}
+
 /// Index of the first pivot outside 1..n, or -1 when all are valid.
 TDLS_HOST_DEVICE inline int first_invalid_pivot(const std::int32_t* ipiv, std::int64_t step, int n) noexcept {
     for (int k = 0; k < n; ++k) {

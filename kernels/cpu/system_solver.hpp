@@ -88,11 +88,15 @@ struct SystemSolver {
         return info;
     }
 
-    /// Solves from LAPACK-format factors and pivots (checked beforehand).
-    static void getrs(const SystemView<T>& v, int n, std::int64_t nrhs, Scratch& scratch) {
+    /// Solves from LAPACK-format factors and pivots. Validation checked the
+    /// pivots, but they are read again here, once, and checked as they are
+    /// used (they may overlap an earlier system's B): false, B untouched, when
+    /// one is outside 1..n.
+    static bool getrs(const SystemView<T>& v, int n, std::int64_t nrhs, Scratch& scratch) {
+        if (!order_from_checked_swap_sequence(v.ipiv, v.ipiv_step, n, scratch.order())) return false;
         const Matrix m = load_matrix(v, n, scratch);
-        order_from_swap_sequence(v.ipiv, v.ipiv_step, n, scratch.order());
         for (std::int64_t k = 0; k < nrhs; ++k) substitute(m, v.B + k * v.b_col, v.b_row, n, scratch);
+        return true;
     }
 
   private:

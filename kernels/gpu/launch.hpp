@@ -41,12 +41,12 @@ TDLS_HOST_DEVICE constexpr bool missing_operand(const BatchCall& call, const Sys
 
 /// getrs's pivots, read on the device by one thread of the group: the order
 /// they build into order[0..n), and order[n] = 1 when they all lie in 1..n
-/// (0 otherwise, order then unset: the host cannot refuse the call, so the
-/// drivers leave such a system untouched).
+/// (0 otherwise, order then meaningless: the host cannot refuse the call, so
+/// the drivers leave such a system untouched). Each entry is read once and
+/// checked as it is used: pivots overlapping another system's B (a contract
+/// violation) may change between two reads.
 TDLS_HOST_DEVICE inline void getrs_order(const std::int32_t* ipiv, std::int64_t step, int n, int* order) noexcept {
-    const bool valid = first_invalid_pivot(ipiv, step, n) < 0;
-    order[n] = valid ? 1 : 0;
-    if (valid) order_from_swap_sequence(ipiv, step, n, order);
+    order[n] = order_from_checked_swap_sequence(ipiv, step, n, order) ? 1 : 0;
 }
 
 } // namespace tdls::kernels::gpu

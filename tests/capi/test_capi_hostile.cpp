@@ -7,7 +7,8 @@
 //
 // What the contract promises, and what is checked for every system:
 //  - info and the pivots are those of the reference LU (LAPACK's rule: the
-//    first largest magnitude; NaN is never chosen over a number, and a NaN or
+//    first largest magnitude, reference idamax's scan: a NaN on the diagonal
+//    is kept, a NaN below it never chosen over a number, and a NaN or
 //    infinite pivot is not singular, so only a largest candidate below the
 //    smallest normal number gives info > 0);
 //  - where info > 0, B is bitwise unchanged;

@@ -231,3 +231,100 @@ TEST_CASE("argument codes, quick returns and invalid calls touch nothing", "[mag
     CHECK(ran == int(cases.size()) + 1);
     CHECK(controls == 2);
 }
+
+namespace {
+
+/// One batch of `batch` diagonally dominant systems whose pointer arrays
+/// (dA_array, dipiv_array, dB_array) are stored inside dB_array[0], or, for
+/// the twin, in arrays of their own; same bytes in every system either way.
+template <typename T>
+struct ArraysInB {
+    magma_int_t n, nrhs, batch;
+    std::vector<std::vector<T>> A, B;
+    std::vector<std::vector<magma_int_t>> ipiv;
+    std::vector<magma_int_t> info;
+    T** A_array;
+    magma_int_t** ipiv_array;
+    T** B_array;
+    std::vector<T*> own_A, own_B;
+    std::vector<magma_int_t*> own_ipiv;
+
+    ArraysInB(magma_int_t n_, magma_int_t batch_, const ArraysInB* copy_of)
+        : n(n_), nrhs(0), batch(batch_), info(std::size_t(batch_), -5) {
+        const std::size_t array_bytes = 3 * std::size_t(batch) * sizeof(void*);
+        nrhs = magma_int_t((array_bytes + std::size_t(n) * sizeof(T) - 1) / (std::size_t(n) * sizeof(T)));
+        for (magma_int_t s = 0; s < batch; ++s) {
+            A.emplace_back(std::size_t(n * n));
+            B.emplace_back(std::size_t(n * nrhs) + 2); // + 2: room to align the arrays
+            ipiv.emplace_back(std::size_t(n), -3);
+            for (magma_int_t c = 0; c < n; ++c)
+                for (magma_int_t r = 0; r < n; ++r)
+                    A.back()[std::size_t(r + c * n)] = T(r == c ? n + 1 : ((r * 7 + c * 3 + s) % 11) * 0.1 - 0.5);
+            for (std::size_t i = 0; i < B.back().size(); ++i) B.back()[i] = T((i * 5 + std::size_t(s)) % 13) - T(6);
+        }
+        for (magma_int_t s = 0; s < batch; ++s) {
+            own_A.push_back(A[std::size_t(s)].data());
+            own_B.push_back(B[std::size_t(s)].data());
+            own_ipiv.push_back(ipiv[std::size_t(s)].data());
+        }
+        // Inside B[0], pointer-aligned.
+        auto address = reinterpret_cast<std::uintptr_t>(B[0].data());
+        address = (address + sizeof(void*) - 1) / sizeof(void*) * sizeof(void*);
+        auto** inside = reinterpret_cast<void**>(address);
+        own_B[0] = reinterpret_cast<T*>(inside) == B[0].data() ? B[0].data() : B[0].data() + 1;
+        for (magma_int_t s = 0; s < batch; ++s) {
+            inside[s] = own_A[std::size_t(s)];
+            inside[batch + s] = own_ipiv[std::size_t(s)];
+            inside[2 * batch + s] = own_B[std::size_t(s)];
+        }
+        A_array = reinterpret_cast<T**>(inside);
+        ipiv_array = reinterpret_cast<magma_int_t**>(inside + batch);
+        B_array = reinterpret_cast<T**>(inside + 2 * batch);
+        if (copy_of != nullptr) { // the twin: the aliased batch's bytes, arrays of its own
+            A = copy_of->A;
+            B = copy_of->B;
+            for (magma_int_t s = 0; s < batch; ++s) {
+                own_A[std::size_t(s)] = A[std::size_t(s)].data();
+                own_B[std::size_t(s)] = B[std::size_t(s)].data() + (copy_of->own_B[std::size_t(s)] - copy_of->B[std::size_t(s)].data());
+                own_ipiv[std::size_t(s)] = ipiv[std::size_t(s)].data();
+            }
+            A_array = own_A.data();
+            ipiv_array = own_ipiv.data();
+            B_array = own_B.data();
+        }
+    }
+};
+
+template <typename T>
+int check_arrays_inside_b(magma_int_t n, magma_int_t batch) {
+    ArraysInB<T> aliased(n, batch, nullptr);
+    ArraysInB<T> twin(n, batch, &aliased);
+    const magma_int_t ldd = n;
+    REQUIRE(magma_gesv(n, aliased.nrhs, aliased.A_array, ldd, aliased.ipiv_array, aliased.B_array, ldd,
+                       aliased.info.data(), batch, nullptr) == MAGMA_SUCCESS);
+    REQUIRE(magma_gesv(n, twin.nrhs, twin.A_array, ldd, twin.ipiv_array, twin.B_array, ldd, twin.info.data(),
+                       batch, nullptr) == MAGMA_SUCCESS);
+    CHECK(aliased.A == twin.A);
+    CHECK(aliased.B == twin.B);
+    CHECK(aliased.ipiv == twin.ipiv);
+    CHECK(aliased.info == twin.info);
+    // Negative control: the comparison sees one changed element.
+    twin.B[std::size_t(batch - 1)][0] += T(1);
+    CHECK_FALSE(aliased.B == twin.B);
+    return 1;
+}
+
+} // namespace
+
+TEST_CASE("pointer arrays stored inside dB_array[0] are read before B is written", "[magma][alias]") {
+    // The contract forbids the overlap; the shim and the library must still
+    // use the arrays as they were when the call began (issue 22).
+    int cases = 0;
+    for (magma_int_t n : {2, 8, 65, 70})
+        for (magma_int_t batch : {2, 17}) {
+            INFO("n " << n << " batch " << batch);
+            cases += check_arrays_inside_b<float>(n, batch);
+            cases += check_arrays_inside_b<double>(n, batch);
+        }
+    CHECK(cases == 16);
+}

@@ -84,9 +84,9 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
         const int count = int(std::min<std::int64_t>(W, end - first));
         const TileSystems<T, W> systems = systems_of<T, W>(ops, first, count);
         load_matrices(tile, systems);
-        M written = L::splat_index(-1); // getrs writes every solution
+        M written; // the lanes whose B is written
         if (call.operation == Operation::Getrs) {
-            load_pivots(tile, systems);
+            written = load_pivots(tile, systems); // every lane whose pivots are in range
             index_exchanges(tile);
         } else {
             const M info = factor(tile, tau);

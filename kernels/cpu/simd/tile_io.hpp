@@ -180,15 +180,28 @@ void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
     }
 }
 
-/// Pivots in from LAPACK's swap sequence (validated by the caller); padding
-/// lanes exchange nothing.
+/// Pivots in from LAPACK's swap sequence; padding lanes exchange nothing.
+/// Validation checked the pivots, but they may overlap an earlier tile's B (a
+/// contract violation), so each is read once and checked here: an entry
+/// outside 1..n is replaced by k (no exchange) and its lane is cleared in the
+/// mask returned, so that its B is not written.
 template <typename T, int W, int N>
-void load_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
-    for (int k = 0; k < t.order(); ++k) {
+typename Lanes<T, W>::M load_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    using L = Lanes<T, W>;
+    using Index = typename L::Index;
+    typename L::M valid = L::splat_index(-1);
+    const int n = t.order();
+    for (int k = 0; k < n; ++k) {
         auto* pivot = t.pivot(k);
-        for (int l = 0; l < s.count; ++l) pivot[l] = s.view[l].ipiv[k * s.view[l].ipiv_step] - 1;
+        for (int l = 0; l < s.count; ++l) {
+            const std::int32_t entry = s.view[l].ipiv[k * s.view[l].ipiv_step];
+            const bool in_range = entry >= 1 && entry <= n;
+            if (!in_range) valid[l] = 0;
+            pivot[l] = in_range ? Index(entry - 1) : Index(k);
+        }
         for (int l = s.count; l < W; ++l) pivot[l] = k;
     }
+    return valid;
 }
 
 /// Columns [first_column, first_column + columns) of each system's B into
