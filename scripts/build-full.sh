@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Builds what users get: the `full` instance profile (kernels/instances.cmake)
 # with the release preset, GPU plugins included for the default architecture
-# lists, each plugin timed on its own first, ptxas reporting any spill or
-# local memory of the CUDA plugin's kernels (any such report fails the
-# script, after the tests: register kernels must keep their rows in
-# registers); then prints
-# where the compile time went (scripts/build-times) and runs the test suite
-# against the full instance set. Long on 2 cores (docs/ci.md has the
+# lists, each plugin timed on its own first, with ptxas reporting any spill or
+# local memory of the CUDA plugin's kernels (any such report fails the script,
+# after the tests: register kernels must keep their rows in registers); then
+# prints where the compile time went (scripts/build-times) and runs the test
+# suite against the full instance set. Long on 2 cores (docs/ci.md has the
 # measured times): run it in the background before resolving an issue that
 # changes kernel code.
 #   scripts/build-full.sh                 build, check, test
