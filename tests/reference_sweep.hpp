@@ -37,7 +37,7 @@ int check_against_reference(int n, std::uint64_t seed) {
     return cases;
 }
 
-template <typename T, int N, int R, tdls::RowInterchange I, tdls::Layout L, bool Unroll = true>
+template <typename T, int N, int R, tdls::RowInterchange I, tdls::MatrixLayout L, bool Unroll = true>
 using StaticOf = StaticSolver<tdls::CooperativeLUppSolverStatic<
     T, N,
     tdls::CooperativeLUppConfig<T>{
@@ -50,21 +50,21 @@ using StaticOf = StaticSolver<tdls::CooperativeLUppSolverStatic<
 /// of this sweep reasonable.
 template <int N>
 int sweep_static_order() {
-    using tdls::Layout;
+    using tdls::MatrixLayout;
     using tdls::RowInterchange;
     int cases = 0;
     cases +=
-        check_against_reference<StaticOf<double, N, 1, RowInterchange::Logical, Layout::RowMajor>>(N, 11);
+        check_against_reference<StaticOf<double, N, 1, RowInterchange::Logical, MatrixLayout::RowMajor>>(N, 11);
     cases +=
-        check_against_reference<StaticOf<double, N, 2, RowInterchange::Physical, Layout::ColMajor, false>>(
+        check_against_reference<StaticOf<double, N, 2, RowInterchange::Physical, MatrixLayout::ColMajor, false>>(
             N, 12);
     cases +=
-        check_against_reference<StaticOf<double, N, 3, RowInterchange::Logical, Layout::ColMajor, false>>(N,
+        check_against_reference<StaticOf<double, N, 3, RowInterchange::Logical, MatrixLayout::ColMajor, false>>(N,
                                                                                                           13);
     cases +=
-        check_against_reference<StaticOf<double, N, 5, RowInterchange::Physical, Layout::RowMajor, false>>(
+        check_against_reference<StaticOf<double, N, 5, RowInterchange::Physical, MatrixLayout::RowMajor, false>>(
             N, 14);
-    cases += check_against_reference<StaticOf<float, N, 4, RowInterchange::Logical, Layout::RowMajor, false>>(
+    cases += check_against_reference<StaticOf<float, N, 4, RowInterchange::Logical, MatrixLayout::RowMajor, false>>(
         N, 15);
     return cases;
 }

@@ -13,18 +13,18 @@ namespace {
 using tdls::CooperativeLUppConfig;
 using tdls::CooperativeLUppSolverDynamic;
 using tdls::CooperativeLUppSolverStatic;
-using tdls::Layout;
+using tdls::MatrixLayout;
 using tdls::RowInterchange;
 
-// Defaults: one row per thread, logical interchanges, LAPACK's pivots, the
-// smallest normal as floor, unrolled, row-major.
+// Defaults, upstream TDLS's: one row per thread, logical interchanges, the
+// threshold 0.1, the smallest normal as floor, unrolled, row-major.
 constexpr CooperativeLUppConfig<double> defaults{};
 static_assert(defaults.rows_per_thread == 1);
 static_assert(defaults.row_interchange == RowInterchange::Logical);
-static_assert(defaults.relative_pivot_threshold.value() == 1.0);
+static_assert(defaults.relative_pivot_threshold.value() == 0.1);
 static_assert(defaults.singular_floor.value() == DBL_MIN);
 static_assert(defaults.unroll_loops);
-static_assert(defaults.layout == Layout::RowMajor);
+static_assert(defaults.layout == MatrixLayout::RowMajor);
 static_assert(
     std::is_same_v<CooperativeLUppSolverStatic<double, 4>, CooperativeLUppSolverStatic<double, 4, defaults>>);
 static_assert(std::is_same_v<CooperativeLUppSolverDynamic<float>,
@@ -36,12 +36,16 @@ using Thirteen = CooperativeLUppSolverStatic<double, 13, CooperativeLUppConfig<d
 static_assert(Thirteen::rows_per_thread == 5 && Thirteen::threads_per_system == 3);
 static_assert(Thirteen::slot_is_full(3) && !Thirteen::slot_is_full(4) && Thirteen::slot_has_rows(4));
 static_assert(!Thirteen::slot_has_rows(5));
-static_assert(Thirteen::relative_pivot_threshold == 1.0 && Thirteen::singular_floor == DBL_MIN);
+static_assert(Thirteen::relative_pivot_threshold == 0.1 && Thirteen::singular_floor == DBL_MIN);
+static_assert(Thirteen::transposed &&
+              !CooperativeLUppSolverStatic<
+                  double, 2, CooperativeLUppConfig<double>{.layout = MatrixLayout::ColMajor}>::transposed);
 
-// Workspace: 2 barrier elements, then 3N (logical; 4 at N = 1) or
-// 2N + 2 threads + 5 (physical).
+// Workspace, the seed's formula: 2 barrier elements, then 3N (logical, N = 1
+// included) or 2N + 2 threads + 5 (physical).
 static_assert(Thirteen::workspace_size == 2 + 3 * 13);
-static_assert(CooperativeLUppSolverStatic<float, 1>::workspace_size == 2 + 4);
+static_assert(CooperativeLUppSolverStatic<float, 1>::workspace_size == 2 + 3);
+static_assert(CooperativeLUppSolverDynamic<double>::workspace_size(1) == 5);
 using PhysicalFour =
     CooperativeLUppSolverStatic<double, 4,
                                 CooperativeLUppConfig<double>{.rows_per_thread = 2,
@@ -50,9 +54,14 @@ static_assert(PhysicalFour::threads_per_system == 2 && PhysicalFour::workspace_s
 using Logical4 = CooperativeLUppSolverStatic<double, 4, CooperativeLUppConfig<double>{.rows_per_thread = 2}>;
 static_assert(Logical4::workspace_size == 14);
 
-// More rows per thread than rows: one thread, phantom slots.
+// More rows per thread than rows: the static solver clamps to N (one thread,
+// no phantom slot), the dynamic one keeps phantom slots.
 using Wide = CooperativeLUppSolverStatic<float, 3, CooperativeLUppConfig<float>{.rows_per_thread = 8}>;
-static_assert(Wide::threads_per_system == 1 && Wide::slot_has_rows(2) && !Wide::slot_has_rows(3));
+static_assert(Wide::rows_per_thread == 3 && Wide::threads_per_system == 1);
+static_assert(Wide::slot_has_rows(2) && !Wide::slot_has_rows(3));
+static_assert(Wide::workspace_size == 2 + 9);
+using WideDynamic = CooperativeLUppSolverDynamic<float, CooperativeLUppConfig<float>{.rows_per_thread = 8}>;
+static_assert(WideDynamic::rows_per_thread == 8 && WideDynamic::threads_per_system(3) == 1);
 
 // The dynamic solver's sizes agree with the static solver's.
 using DynamicPhysical = CooperativeLUppSolverDynamic<

@@ -6,7 +6,7 @@
 
 namespace {
 
-template <tdls::Layout L, tdls::RowInterchange I>
+template <tdls::MatrixLayout L, tdls::RowInterchange I>
 constexpr double last_unknown() {
     using Solver =
         tdls::CooperativeLUppSolverStatic<double, 4,
@@ -25,8 +25,8 @@ constexpr double last_unknown() {
 constexpr bool close(double a, double b) {
     return a - b < 1e-12 && b - a < 1e-12;
 }
-static_assert(close(last_unknown<tdls::Layout::RowMajor, tdls::RowInterchange::Logical>(), 4.0));
-static_assert(close(last_unknown<tdls::Layout::ColMajor, tdls::RowInterchange::Physical>(), 4.0));
+static_assert(close(last_unknown<tdls::MatrixLayout::RowMajor, tdls::RowInterchange::Logical>(), 4.0));
+static_assert(close(last_unknown<tdls::MatrixLayout::ColMajor, tdls::RowInterchange::Physical>(), 4.0));
 
 constexpr int singular_info() {
     using Solver =
@@ -46,6 +46,6 @@ static_assert(singular_info() == 2);
 TEST_CASE("constant evaluation solves a system", "[constexpr]") {
     // The static_asserts above are the test; this repeats them at run time so
     // that the count of run checks is visible.
-    CHECK(close(last_unknown<tdls::Layout::RowMajor, tdls::RowInterchange::Logical>(), 4.0));
+    CHECK(close(last_unknown<tdls::MatrixLayout::RowMajor, tdls::RowInterchange::Logical>(), 4.0));
     CHECK(singular_info() == 2);
 }

@@ -12,16 +12,16 @@
 namespace {
 
 using namespace tdls_test;
-using tdls::Layout;
+using tdls::MatrixLayout;
 using tdls::RowInterchange;
 
-template <int N, int R, RowInterchange I = RowInterchange::Logical, Layout L = Layout::RowMajor,
+template <int N, int R, RowInterchange I = RowInterchange::Logical, MatrixLayout L = MatrixLayout::RowMajor,
           bool Unroll = false>
 using Static = StaticSolver<tdls::CooperativeLUppSolverStatic<
     double, N,
     tdls::CooperativeLUppConfig<double>{
         .rows_per_thread = R, .row_interchange = I, .unroll_loops = Unroll, .layout = L}>>;
-template <int R, RowInterchange I = RowInterchange::Logical, Layout L = Layout::RowMajor>
+template <int R, RowInterchange I = RowInterchange::Logical, MatrixLayout L = MatrixLayout::RowMajor>
 using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
     double, tdls::CooperativeLUppConfig<double>{.rows_per_thread = R, .row_interchange = I, .layout = L}>>;
 
@@ -77,9 +77,9 @@ TEST_CASE("logical and physical interchanges give the same rows and solutions", 
         for (Entry entry : all_entries) {
             const auto p = problem(11, kind, 2);
             const auto logical =
-                run<Static<11, 2, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, entry);
+                run<Static<11, 2, RowInterchange::Logical, MatrixLayout::ColMajor>, false, false, false>(p, entry);
             const auto physical =
-                run<Static<11, 2, RowInterchange::Physical, Layout::ColMajor>, false, false, false>(p, entry);
+                run<Static<11, 2, RowInterchange::Physical, MatrixLayout::ColMajor>, false, false, false>(p, entry);
             CHECK(canonical<Static<11, 2, RowInterchange::Logical>>(logical, 11) ==
                   canonical<Static<11, 2, RowInterchange::Physical>>(physical, 11));
             const auto logical_rm = run<Dynamic<3, RowInterchange::Logical>, false, false, false>(p, entry);
@@ -103,9 +103,9 @@ TEST_CASE("static and dynamic solvers give the same bits", "[identity]") {
             CHECK(same_outcome(run<Static<9, 2, RowInterchange::Physical>, false, false, false>(p, entry),
                                run<Dynamic<2, RowInterchange::Physical>, false, false, false>(p, entry)));
             CHECK(same_outcome(
-                run<Static<9, 4, RowInterchange::Logical, Layout::ColMajor, true>, false, false, false>(
+                run<Static<9, 4, RowInterchange::Logical, MatrixLayout::ColMajor, true>, false, false, false>(
                     p, entry),
-                run<Dynamic<4, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(p, entry)));
+                run<Dynamic<4, RowInterchange::Logical, MatrixLayout::ColMajor>, false, false, false>(p, entry)));
             cases += 2;
         }
     }
@@ -117,9 +117,9 @@ TEST_CASE("unrolled and rolled loops give the same bits", "[identity]") {
     for (Kind kind : all_kinds) {
         const auto p = problem(10, kind, 4);
         CHECK(same_outcome(
-            run<Static<10, 3, RowInterchange::Physical, Layout::RowMajor, true>, false, false, false>(
+            run<Static<10, 3, RowInterchange::Physical, MatrixLayout::RowMajor, true>, false, false, false>(
                 p, Entry::Solve),
-            run<Static<10, 3, RowInterchange::Physical, Layout::RowMajor, false>, false, false, false>(
+            run<Static<10, 3, RowInterchange::Physical, MatrixLayout::RowMajor, false>, false, false, false>(
                 p, Entry::Solve)));
         ++cases;
     }
@@ -148,10 +148,10 @@ TEST_CASE("every residency, entry point and barrier gives the same bits", "[iden
                 }
         CHECK(same_outcome(solve_inplace, solve));
     };
-    check_solver(std::type_identity<Static<7, 2, RowInterchange::Logical, Layout::RowMajor, true>>{});
-    check_solver(std::type_identity<Static<7, 3, RowInterchange::Physical, Layout::ColMajor>>{});
-    check_solver(std::type_identity<Dynamic<2, RowInterchange::Physical, Layout::RowMajor>>{});
-    check_solver(std::type_identity<Dynamic<1, RowInterchange::Logical, Layout::ColMajor>>{});
+    check_solver(std::type_identity<Static<7, 2, RowInterchange::Logical, MatrixLayout::RowMajor, true>>{});
+    check_solver(std::type_identity<Static<7, 3, RowInterchange::Physical, MatrixLayout::ColMajor>>{});
+    check_solver(std::type_identity<Dynamic<2, RowInterchange::Physical, MatrixLayout::RowMajor>>{});
+    check_solver(std::type_identity<Dynamic<1, RowInterchange::Logical, MatrixLayout::ColMajor>>{});
     REQUIRE(cases == 4 * 4 * 8 * 2);
 }
 
@@ -159,8 +159,8 @@ TEST_CASE("runtime and compile-time element strides give the same bits", "[ident
     int cases = 0;
     for (Kind kind : all_kinds) {
         const auto p = problem(8, kind, 6);
-        using S = Static<8, 3, RowInterchange::Physical, Layout::ColMajor>;
-        using D = Dynamic<2, RowInterchange::Logical, Layout::RowMajor>;
+        using S = Static<8, 3, RowInterchange::Physical, MatrixLayout::ColMajor>;
+        using D = Dynamic<2, RowInterchange::Logical, MatrixLayout::RowMajor>;
         const auto s1 = run<S, false, false, false>(p, Entry::Solve, Barrier::Deduced, 1);
         const auto d1 = run<D, false, false, false>(p, Entry::FactorizeSubstitute, Barrier::Deduced, 1);
         for (std::int64_t stride : {2, 3, 17, 64}) {
@@ -250,9 +250,9 @@ TEST_CASE("RowMajor A factors exactly as ColMajor A^T, and solves its own system
         for (int n : {1, 5, 12}) {
             // The same memory: A row-major is A^T column-major.
             const auto p = problem(n, kind, 7);
-            const auto row = run<Dynamic<2, RowInterchange::Logical, Layout::RowMajor>, false, false, false>(
+            const auto row = run<Dynamic<2, RowInterchange::Logical, MatrixLayout::RowMajor>, false, false, false>(
                 p, Entry::Solve);
-            const auto col = run<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>, false, false, false>(
+            const auto col = run<Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor>, false, false, false>(
                 p, Entry::Solve);
             CHECK(same_bits(row.S, col.S));
             CHECK(row.piv == col.piv);
@@ -261,10 +261,10 @@ TEST_CASE("RowMajor A factors exactly as ColMajor A^T, and solves its own system
             // column-major one A^T x = b; both exactly as the reference.
             CHECK(same_bits(
                 row.x,
-                expected_outcome<Dynamic<2, RowInterchange::Logical, Layout::RowMajor>>(p, Entry::Solve).x));
+                expected_outcome<Dynamic<2, RowInterchange::Logical, MatrixLayout::RowMajor>>(p, Entry::Solve).x));
             CHECK(same_bits(
                 col.x,
-                expected_outcome<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>>(p, Entry::Solve).x));
+                expected_outcome<Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor>>(p, Entry::Solve).x));
             if (n > 1) CHECK_FALSE(same_bits(row.x, col.x));
             ++cases;
         }

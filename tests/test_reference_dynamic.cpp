@@ -6,9 +6,9 @@
 
 namespace {
 
-using tdls::Layout;
+using tdls::MatrixLayout;
 using tdls::RowInterchange;
-template <typename T, int R, RowInterchange I, Layout L>
+template <typename T, int R, RowInterchange I, MatrixLayout L>
 using Dynamic = tdls_test::DynamicSolver<tdls::CooperativeLUppSolverDynamic<
     T, tdls::CooperativeLUppConfig<T>{.rows_per_thread = R, .row_interchange = I, .layout = L}>>;
 
@@ -20,15 +20,15 @@ TEST_CASE("dynamic solver, orders 1 to 128, matches the reference LU bitwise", "
     for (int n : orders) {
         // Groups of at most 32 threads: rows per thread grows with the order.
         cases +=
-            tdls_test::check_against_reference<Dynamic<double, 4, RowInterchange::Logical, Layout::RowMajor>>(
+            tdls_test::check_against_reference<Dynamic<double, 4, RowInterchange::Logical, MatrixLayout::RowMajor>>(
                 n, 21);
         cases += tdls_test::check_against_reference<
-            Dynamic<double, 4, RowInterchange::Physical, Layout::ColMajor>>(n, 22);
+            Dynamic<double, 4, RowInterchange::Physical, MatrixLayout::ColMajor>>(n, 22);
         if (n <= 64) {
             cases += tdls_test::check_against_reference<
-                Dynamic<float, 2, RowInterchange::Physical, Layout::RowMajor>>(n, 23);
+                Dynamic<float, 2, RowInterchange::Physical, MatrixLayout::RowMajor>>(n, 23);
             cases += tdls_test::check_against_reference<
-                Dynamic<double, 7, RowInterchange::Logical, Layout::ColMajor>>(n, 24);
+                Dynamic<double, 7, RowInterchange::Logical, MatrixLayout::ColMajor>>(n, 24);
         }
     }
     const int small = 18; // orders up to 64
@@ -39,16 +39,16 @@ TEST_CASE("long double solves on the host match the reference LU bitwise", "[ref
     int cases = 0;
     for (int n : {1, 3, 8, 13}) {
         cases += tdls_test::check_against_reference<
-            Dynamic<long double, 2, RowInterchange::Logical, Layout::ColMajor>>(n, 31);
+            Dynamic<long double, 2, RowInterchange::Logical, MatrixLayout::ColMajor>>(n, 31);
         cases += tdls_test::check_against_reference<
-            tdls_test::StaticOf<long double, 6, 4, RowInterchange::Physical, Layout::RowMajor>>(6, 32 + n);
+            tdls_test::StaticOf<long double, 6, 4, RowInterchange::Physical, MatrixLayout::RowMajor>>(6, 32 + n);
     }
     REQUIRE(cases == 4 * 2 * 3 * 2);
 }
 
 TEST_CASE("the bitwise comparison detects a one-ulp difference and a wrong pivot rule",
           "[reference][negative]") {
-    using Solver = Dynamic<double, 1, RowInterchange::Logical, Layout::ColMajor>;
+    using Solver = Dynamic<double, 1, RowInterchange::Logical, MatrixLayout::ColMajor>;
     const int n = 6;
     const tdls_test::Problem<double> p{n, tdls_test::make_matrix<double>(tdls_test::Kind::PivotHeavy, n, 5),
                                        tdls_test::random_vector<double>(n, 6)};

@@ -13,7 +13,7 @@
 namespace {
 
 using tdls::CooperativeLUppConfig;
-using tdls::Layout;
+using tdls::MatrixLayout;
 using tdls::RowInterchange;
 
 struct Alone {
@@ -47,7 +47,7 @@ Factors<T> solve_with(const std::vector<T>& S, const std::vector<T>& b, T runtim
     return f;
 }
 
-template <typename T, int N, RowInterchange Interchange, Layout L>
+template <typename T, int N, RowInterchange Interchange, MatrixLayout L>
 int compare_thresholds() {
     constexpr CooperativeLUppConfig<T> runtime{
         .rows_per_thread = N, .row_interchange = Interchange, .layout = L, .runtime_pivot_threshold = true};
@@ -93,9 +93,9 @@ int compare_thresholds() {
 
 TEST_CASE("a runtime pivot threshold equals the same compile-time threshold, bitwise", "[threshold]") {
     int checked = 0;
-    checked += compare_thresholds<double, 8, RowInterchange::Physical, Layout::ColMajor>();
-    checked += compare_thresholds<double, 8, RowInterchange::Physical, Layout::RowMajor>();
-    checked += compare_thresholds<float, 12, RowInterchange::Logical, Layout::ColMajor>();
-    checked += compare_thresholds<double, 5, RowInterchange::Logical, Layout::RowMajor>();
+    checked += compare_thresholds<double, 8, RowInterchange::Physical, MatrixLayout::ColMajor>();
+    checked += compare_thresholds<double, 8, RowInterchange::Physical, MatrixLayout::RowMajor>();
+    checked += compare_thresholds<float, 12, RowInterchange::Logical, MatrixLayout::ColMajor>();
+    checked += compare_thresholds<double, 5, RowInterchange::Logical, MatrixLayout::RowMajor>();
     REQUIRE(checked == 4 * 3 * 10);
 }

@@ -15,10 +15,10 @@
 namespace {
 
 using namespace tdls_test;
-using tdls::Layout;
+using tdls::MatrixLayout;
 using tdls::RowInterchange;
 
-template <int R, RowInterchange I, Layout L, double Threshold = 1.0, double Floor = DBL_MIN>
+template <int R, RowInterchange I, MatrixLayout L, double Threshold = 1.0, double Floor = DBL_MIN>
 using Dynamic =
     DynamicSolver<tdls::CooperativeLUppSolverDynamic<double, tdls::CooperativeLUppConfig<double>{
                                                                  .rows_per_thread = R,
@@ -27,8 +27,8 @@ using Dynamic =
                                                                  .singular_floor = Floor,
                                                                  .layout = L}>>;
 
-using Logical = Dynamic<2, RowInterchange::Logical, Layout::ColMajor>;
-using Physical = Dynamic<3, RowInterchange::Physical, Layout::RowMajor>;
+using Logical = Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor>;
+using Physical = Dynamic<3, RowInterchange::Physical, MatrixLayout::RowMajor>;
 
 void set_column(std::vector<double>& S, int n, int c, double value) {
     for (int r = 0; r < n; ++r) S[std::size_t(c) * n + r] = value;
@@ -108,8 +108,11 @@ TEST_CASE("subnormal pivots are singular under the default floor only", "[singul
         auto p = random_problem(n, 70);
         for (int r = 0; r < n; ++r) p.S[r] = (r + 1) * 1e-310;
         cases += check_all<Logical, Physical>(p, 1);
-        // A floor of 0 keeps only exact zeros singular: the same matrix passes.
-        cases += check_verdict<Dynamic<2, RowInterchange::Logical, Layout::ColMajor, 1.0, 0.0>>(p, 0);
+        // A floor at the smallest subnormal keeps only exact zeros singular (a
+        // zero floor is refused at compile time): the same matrix passes.
+        cases +=
+            check_verdict<Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor, 1.0, DBL_TRUE_MIN>>(p,
+                                                                                                          0);
         // Exactly the floor is not below it; one ulp less is.
         auto edge = random_problem(n, 71);
         for (int r = 0; r < n; ++r) edge.S[r] = r == n - 1 ? DBL_MIN : DBL_MIN / 4;
@@ -121,8 +124,8 @@ TEST_CASE("subnormal pivots are singular under the default floor only", "[singul
 }
 
 TEST_CASE("a custom singular floor applies at its edge, later columns included", "[singular][floor]") {
-    using Floored = Dynamic<2, RowInterchange::Physical, Layout::ColMajor, 1.0, 1e-3>;
-    using FlooredLogical = Dynamic<1, RowInterchange::Logical, Layout::RowMajor, 1.0, 1e-3>;
+    using Floored = Dynamic<2, RowInterchange::Physical, MatrixLayout::ColMajor, 1.0, 1e-3>;
+    using FlooredLogical = Dynamic<1, RowInterchange::Logical, MatrixLayout::RowMajor, 1.0, 1e-3>;
     int cases = 0;
     const int n = 6;
     // Identity but for column 3, whose largest magnitude is the floor (or just below).
@@ -139,9 +142,9 @@ TEST_CASE("a custom singular floor applies at its edge, later columns included",
 }
 
 TEST_CASE("the relative pivot threshold keeps the row in place exactly from its edge", "[threshold]") {
-    using Half = Dynamic<2, RowInterchange::Logical, Layout::ColMajor, 0.5>;
-    using HalfPhysical = Dynamic<1, RowInterchange::Physical, Layout::ColMajor, 0.5>;
-    using HalfFloored = Dynamic<2, RowInterchange::Logical, Layout::ColMajor, 0.5, 1e-3>;
+    using Half = Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor, 0.5>;
+    using HalfPhysical = Dynamic<1, RowInterchange::Physical, MatrixLayout::ColMajor, 0.5>;
+    using HalfFloored = Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor, 0.5, 1e-3>;
     int cases = 0;
     const int n = 5;
     auto p = random_problem(n, 90);

@@ -12,10 +12,10 @@
 namespace {
 
 using namespace tdls_test;
-using tdls::Layout;
+using tdls::MatrixLayout;
 using tdls::RowInterchange;
 
-template <int R, RowInterchange I, Layout L>
+template <int R, RowInterchange I, MatrixLayout L>
 using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
     double, tdls::CooperativeLUppConfig<double>{.rows_per_thread = R, .row_interchange = I, .layout = L}>>;
 
@@ -42,7 +42,7 @@ TEST_CASE("the deduced CPU barrier orders the phases of 2 to 32 threads", "[thre
         std::vector<int> mismatches(threads, 0);
         constexpr int rounds = 200;
         group_of(threads).run([&](int tx) {
-            auto sync = tdls::make_sync(tx, threads, work.data());
+            auto sync = tdls::make_sync(threads, work.data());
             for (int round = 0; round < rounds; ++round) {
                 slots[tx] = round; // plain writes: only the barrier orders them
                 sync();
@@ -62,9 +62,9 @@ TEST_CASE("the deduced CPU barrier orders the phases of 2 to 32 threads", "[thre
 TEST_CASE("groups of 1 to 32 threads solve exactly, deduced barrier", "[threads]") {
     int cases = 0;
     for (int threads = 1; threads <= 32; ++threads) {
-        cases += check_group<Dynamic<1, RowInterchange::Logical, Layout::RowMajor>>(
+        cases += check_group<Dynamic<1, RowInterchange::Logical, MatrixLayout::RowMajor>>(
             threads, Entry::Solve, Barrier::Deduced, threads);
-        cases += check_group<Dynamic<1, RowInterchange::Physical, Layout::ColMajor>>(
+        cases += check_group<Dynamic<1, RowInterchange::Physical, MatrixLayout::ColMajor>>(
             threads, Entry::FactorizeSubstitute, Barrier::Deduced, threads);
     }
     REQUIRE(cases == 64);
@@ -75,9 +75,9 @@ TEST_CASE("groups of odd sizes with phantom rows, both barriers, every entry poi
     for (int threads : {3, 5, 7, 9, 15, 17, 31}) {
         const int n = 2 * threads - 1; // the last thread holds one real row and one phantom
         for (Entry entry : all_entries) {
-            cases += check_group<Dynamic<2, RowInterchange::Physical, Layout::RowMajor>>(n, entry,
+            cases += check_group<Dynamic<2, RowInterchange::Physical, MatrixLayout::RowMajor>>(n, entry,
                                                                                          Barrier::User, n);
-            cases += check_group<Dynamic<2, RowInterchange::Logical, Layout::ColMajor>>(n, entry,
+            cases += check_group<Dynamic<2, RowInterchange::Logical, MatrixLayout::ColMajor>>(n, entry,
                                                                                         Barrier::Deduced, n);
         }
     }
@@ -94,7 +94,7 @@ TEST_CASE("static solvers on 32, 17 and 11 threads, both barriers", "[threads][s
     using S11 = StaticSolver<tdls::CooperativeLUppSolverStatic<
         double, 31,
         tdls::CooperativeLUppConfig<double>{
-            .rows_per_thread = 3, .unroll_loops = false, .layout = Layout::ColMajor}>>;
+            .rows_per_thread = 3, .unroll_loops = false, .layout = MatrixLayout::ColMajor}>>;
     int cases = 0;
     for (Barrier barrier : {Barrier::Deduced, Barrier::User}) {
         for (Entry entry : {Entry::SolveInplace, Entry::FactorizeSubstituteInplace}) {
@@ -107,7 +107,7 @@ TEST_CASE("static solvers on 32, 17 and 11 threads, both barriers", "[threads][s
 }
 
 TEST_CASE("internal operands on a group of 16 threads", "[threads][residency]") {
-    using Solver = Dynamic<2, RowInterchange::Physical, Layout::ColMajor>;
+    using Solver = Dynamic<2, RowInterchange::Physical, MatrixLayout::ColMajor>;
     const int n = 31;
     const Problem<double> p{n, make_matrix<double>(Kind::Uniform, n, 600), random_vector<double>(n, 601)};
     int cases = 0;

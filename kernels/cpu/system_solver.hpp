@@ -34,7 +34,7 @@ struct SystemSolver {
         // faster with g++ 12 -O3 and far costlier to build: n = 16 double,
         // 0.27 vs 0.46 Msystems/s on one core, 31 s vs 6 s of compile.
         .unroll_loops = false,
-        .layout = RowMajor ? Layout::RowMajor : Layout::ColMajor,
+        .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
         .runtime_pivot_threshold = true,
     };
     using Driver = detail::coop::Driver<T, config, StaticN>;

@@ -26,7 +26,7 @@ struct BlockDriver {
         .rows_per_thread = 1,
         .row_interchange = RowInterchange::Physical,
         .unroll_loops = false,
-        .layout = RowMajor ? Layout::RowMajor : Layout::ColMajor,
+        .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
         .runtime_pivot_threshold = true,
     };
     using Driver = detail::coop::Driver<T, config, 0>;

@@ -31,7 +31,7 @@ struct RegisterDriver {
         .rows_per_thread = R,
         .row_interchange = RowInterchange::Physical,
         .unroll_loops = true,
-        .layout = RowMajor ? Layout::RowMajor : Layout::ColMajor,
+        .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
         .runtime_pivot_threshold = true,
     };
     using Driver = detail::coop::Driver<T, config, N>;
@@ -65,9 +65,7 @@ struct RegisterDriver {
 
   private:
     /// Row of the system held in slot K of thread tx (>= N: a phantom slot).
-    TDLS_HOST_DEVICE static constexpr int row_of(int tx, int K) noexcept {
-        return tx + K * threads;
-    }
+    TDLS_HOST_DEVICE static constexpr int row_of(int tx, int K) noexcept { return tx + K * threads; }
 
     /// Consecutive threads read consecutive rows of a column: coalesced for
     /// column-major and interleaved storage.
@@ -123,18 +121,19 @@ struct RegisterDriver {
         if (nrhs == 1) {
             // The first triangular solve rides along with the factorization.
             load_rhs(v.B, v.b_row, tx, rhs);
-            info = Driver::template solve<true, true, true, any, any, any>(N, tx, rows, 0, order, 0, rhs, rhs, 0,
-                                                                          work, sync, tau)
+            info = Driver::template solve<true, true, true, any, any, any>(N, tx, rows, 0, order, 0, rhs, rhs,
+                                                                           0, work, sync, tau)
                        .info;
             if (info == 0) store_rhs(v.B, v.b_row, tx, rhs);
         } else {
-            info = Driver::template factorize<true, true, any, any>(N, tx, rows, 0, order, 0, work, sync, tau).info;
+            info = Driver::template factorize<true, true, any, any>(N, tx, rows, 0, order, 0, work, sync, tau)
+                       .info;
             if (info == 0) {
                 for (std::int64_t k = 0; k < nrhs; ++k) {
                     T* column = v.B + k * v.b_col;
                     load_rhs(column, v.b_row, tx, rhs);
-                    Driver::template substitute<true, true, true, any, any, any>(N, tx, rows, 0, order, 0, rhs,
-                                                                                 rhs, 0, work, sync);
+                    Driver::template substitute<true, true, true, any, any, any>(N, tx, rows, 0, order, 0,
+                                                                                 rhs, rhs, 0, work, sync);
                     store_rhs(column, v.b_row, tx, rhs);
                 }
             }
@@ -153,7 +152,7 @@ struct RegisterDriver {
             const int row = row_of(tx, K);
             if (row < N) v.ipiv[row * v.ipiv_step] = order[K];
         }
-        auto barrier = tdls::make_sync<threads>(tx, work);
+        auto barrier = tdls::detail::ranked_sync<threads>(tx, work);
         barrier();
         if (tx != 0) return;
         int* position_of = reinterpret_cast<int*>(work + barrier_workspace_elements);
@@ -164,7 +163,7 @@ struct RegisterDriver {
     /// device pivots to refuse a call, so a system whose pivots leave 1..N is
     /// left untouched here instead.
     TDLS_HOST_DEVICE static void getrs(const SystemView<T>& v, std::int64_t nrhs, int tx, T* work) {
-        auto barrier = tdls::make_sync<threads>(tx, work);
+        auto barrier = tdls::detail::ranked_sync<threads>(tx, work);
         int* scratch = reinterpret_cast<int*>(work + barrier_workspace_elements); // order[N], then validity
         if (tx == 0) getrs_order(v.ipiv, v.ipiv_step, N, scratch);
         barrier();
@@ -184,8 +183,8 @@ struct RegisterDriver {
         for (std::int64_t k = 0; k < nrhs; ++k) {
             T* column = v.B + k * v.b_col;
             load_rhs(column, v.b_row, tx, rhs);
-            Driver::template substitute<true, true, true, any, any, any>(N, tx, rows, 0, order, 0, rhs, rhs, 0,
-                                                                         work, sync);
+            Driver::template substitute<true, true, true, any, any, any>(N, tx, rows, 0, order, 0, rhs, rhs,
+                                                                         0, work, sync);
             store_rhs(column, v.b_row, tx, rhs);
         }
     }

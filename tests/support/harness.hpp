@@ -82,35 +82,36 @@ struct StaticSolver {
     using T = typename S::value_type;
     static constexpr auto config = S::config;
     static constexpr int fixed_order = S::order;
+    static constexpr int rows_per_thread = S::rows_per_thread; // clamped to the order
     static constexpr bool physical = S::row_interchange == tdls::RowInterchange::Physical;
     static int threads(int) { return S::threads_per_system; }
     static int workspace(int) { return S::workspace_size; }
 
     template <bool IM, bool IP, std::int64_t CS, typename Sync>
     static tdls::Verdict factorize(int, int tx, T* A, std::int64_t s, int* piv, T* w, Sync&& sync) {
-        return S::template factorize<IM, IP, CS, CS>(tx, A, s, piv, s, w, std::forward<Sync>(sync));
+        return S::template factorize<IP, IM, CS, CS>(tx, A, s, piv, s, w, std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static void substitute(int, int tx, const T* A, std::int64_t s, const int* piv, const T* b, T* x, T* w,
                            Sync&& sync) {
-        S::template substitute<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w,
+        S::template substitute<IR, IP, IM, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w,
                                                        std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static void substitute_inplace(int, int tx, const T* A, std::int64_t s, const int* piv, T* y, T* w,
                                    Sync&& sync) {
-        S::template substitute_inplace<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, y, s, w,
+        S::template substitute_inplace<IR, IP, IM, CS, CS, CS>(tx, A, s, piv, s, y, s, w,
                                                                std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static tdls::Verdict solve(int, int tx, T* A, std::int64_t s, int* piv, const T* b, T* x, T* w,
                                Sync&& sync) {
-        return S::template solve<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w,
+        return S::template solve<IR, IP, IM, CS, CS, CS>(tx, A, s, piv, s, b, x, s, w,
                                                          std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static tdls::Verdict solve_inplace(int, int tx, T* A, std::int64_t s, int* piv, T* y, T* w, Sync&& sync) {
-        return S::template solve_inplace<IM, IP, IR, CS, CS, CS>(tx, A, s, piv, s, y, s, w,
+        return S::template solve_inplace<IR, IP, IM, CS, CS, CS>(tx, A, s, piv, s, y, s, w,
                                                                  std::forward<Sync>(sync));
     }
 };
@@ -120,36 +121,37 @@ struct DynamicSolver {
     using T = typename D::value_type;
     static constexpr auto config = D::config;
     static constexpr int fixed_order = 0;
+    static constexpr int rows_per_thread = D::rows_per_thread;
     static constexpr bool physical = D::row_interchange == tdls::RowInterchange::Physical;
     static int threads(int n) { return D::threads_per_system(n); }
     static int workspace(int n) { return D::workspace_size(n); }
 
     template <bool IM, bool IP, std::int64_t CS, typename Sync>
     static tdls::Verdict factorize(int n, int tx, T* A, std::int64_t s, int* piv, T* w, Sync&& sync) {
-        return D::template factorize<IM, IP, CS, CS>(n, tx, A, s, piv, s, w, std::forward<Sync>(sync));
+        return D::template factorize<IP, IM, CS, CS>(n, tx, A, s, piv, s, w, std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static void substitute(int n, int tx, const T* A, std::int64_t s, const int* piv, const T* b, T* x, T* w,
                            Sync&& sync) {
-        D::template substitute<IM, IP, IR, CS, CS, CS>(n, tx, A, s, piv, s, b, x, s, w,
+        D::template substitute<IR, IP, IM, CS, CS, CS>(n, tx, A, s, piv, s, b, x, s, w,
                                                        std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static void substitute_inplace(int n, int tx, const T* A, std::int64_t s, const int* piv, T* y, T* w,
                                    Sync&& sync) {
-        D::template substitute_inplace<IM, IP, IR, CS, CS, CS>(n, tx, A, s, piv, s, y, s, w,
+        D::template substitute_inplace<IR, IP, IM, CS, CS, CS>(n, tx, A, s, piv, s, y, s, w,
                                                                std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static tdls::Verdict solve(int n, int tx, T* A, std::int64_t s, int* piv, const T* b, T* x, T* w,
                                Sync&& sync) {
-        return D::template solve<IM, IP, IR, CS, CS, CS>(n, tx, A, s, piv, s, b, x, s, w,
+        return D::template solve<IR, IP, IM, CS, CS, CS>(n, tx, A, s, piv, s, b, x, s, w,
                                                          std::forward<Sync>(sync));
     }
     template <bool IM, bool IP, bool IR, std::int64_t CS, typename Sync>
     static tdls::Verdict solve_inplace(int n, int tx, T* A, std::int64_t s, int* piv, T* y, T* w,
                                        Sync&& sync) {
-        return D::template solve_inplace<IM, IP, IR, CS, CS, CS>(n, tx, A, s, piv, s, y, s, w,
+        return D::template solve_inplace<IR, IP, IM, CS, CS, CS>(n, tx, A, s, piv, s, y, s, w,
                                                                  std::forward<Sync>(sync));
     }
 };
@@ -165,7 +167,7 @@ Outcome<typename Solver::T> run(const Problem<typename Solver::T>& p, Entry entr
     using T = typename Solver::T;
     const int n = p.n;
     const int threads = Solver::threads(n);
-    constexpr int R = Solver::config.rows_per_thread;
+    constexpr int R = Solver::rows_per_thread;
     const std::size_t nn = std::size_t(n) * n;
     const T guard = guard_value<T>();
 

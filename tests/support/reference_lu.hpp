@@ -86,10 +86,10 @@ ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, T threshold, T f
 /// Solves with the factors of S. ColMajor: S x = b by L y = P b, U x = y.
 /// RowMajor: S^T x = b by U^T z = b, L^T w = z, x = P^T w.
 template <typename T>
-std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b, tdls::Layout layout) {
+std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b, tdls::MatrixLayout layout) {
     const int n = f.n;
     std::vector<T> v(n);
-    if (layout == tdls::Layout::ColMajor) {
+    if (layout == tdls::MatrixLayout::ColMajor) {
         for (int k = 0; k < n; ++k) v[k] = b[f.perm[k]];
         for (int i = 0; i < n; ++i)
             for (int r = i + 1; r < n; ++r) v[r] = v[r] - f.at(r, i) * v[i];
@@ -101,7 +101,10 @@ std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b,
     }
     v = b;
     for (int i = 0; i < n; ++i) {
-        const T z = v[i] / f.at(i, i);
+        // The product by the pivot's reciprocal, as the solver (MAGMA's and
+        // upstream TDLS's arithmetic); a subnormal pivot divides, as it does.
+        const T u = f.at(i, i);
+        const T z = (u < 0 ? -u : u) < std::numeric_limits<T>::min() ? v[i] / u : v[i] * (T(1) / u);
         for (int c = i + 1; c < n; ++c) v[c] = v[c] - f.at(i, c) * z;
         v[i] = z;
     }

@@ -41,4 +41,14 @@ TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T magnitude(T x) noexcept {
 #endif
 }
 
+namespace detail {
+
+/// |x| in constant evaluation too, under upstream TDLS's name (its tests and
+/// snippets call tdls::detail::abs); the solvers use magnitude.
+template <typename T>
+TDLS_HOST_DEVICE constexpr T abs(T x) noexcept {
+    return x < T(0) ? -x : x;
+}
+
+} // namespace detail
 } // namespace tdls

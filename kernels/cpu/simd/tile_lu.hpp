@@ -9,7 +9,8 @@
 // (LAPACK's first largest magnitude, relaxed by the threshold tau, NaNs never
 // chosen from below), the same singular rule (largest candidate below the
 // smallest normal number, then a multiplier scale of 1), reciprocal-scaled
-// multipliers, divided substitutions. Compiled without contraction of
+// multipliers, divided column-major back substitution, reciprocal-scaled
+// row-major U^T solve. Compiled without contraction of
 // multiply-adds, the two are bitwise equal (tests/test_simd_tile.cpp); the
 // library's instances contract them into FMAs.
 #pragma once
@@ -257,6 +258,7 @@ void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
     using L = Lanes<T, W>;
     using V = typename L::V;
     const int n = t.order();
+    const V one = L::splat(T(1));
     const auto x = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
     if (!row_major) {
         for (int k = 0; k < n; ++k)
@@ -276,7 +278,7 @@ void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
     }
     for (int c = 0; c < columns; ++c) {
         for (int i = 0; i < n; ++i) {
-            const V z = L::load(x(i, c)) / L::load(t.at(i, i));
+            const V z = L::load(x(i, c)) * (one / L::load(t.at(i, i)));
             L::store(x(i, c), z);
             for (int j = i + 1; j < n; ++j) L::store(x(j, c), L::load(x(j, c)) - L::load(t.at(i, j)) * z);
         }

@@ -19,8 +19,8 @@ enum class RowInterchange {
     Physical,
 };
 
-/// How the caller stores the matrix A of each system.
-enum class Layout {
+/// How the caller stores the matrix A of each system (upstream TDLS's name).
+enum class MatrixLayout {
     /// A(r, c) at A[(r * N + c) * stride]. The solver factors S = A^T, the
     /// stored array read column-major (threads hold columns of A, so a group
     /// still reads consecutive addresses), and solves A x = b by the mirror
@@ -29,6 +29,9 @@ enum class Layout {
     /// A(r, c) at A[(c * N + r) * stride]: S = A, P A = L U, L y = P b, U x = y.
     ColMajor,
 };
+
+/// The name libtdls used before it adopted upstream's; kept for its callers.
+using Layout = MatrixLayout;
 
 /// Configuration of CooperativeLUppSolverStatic and CooperativeLUppSolverDynamic,
 /// passed as a template argument, typically with designated initializers:
@@ -46,13 +49,16 @@ struct CooperativeLUppConfig {
 
     /// Threshold pivoting: the row in place is kept as pivot when its magnitude
     /// is at least this fraction of the column's largest one (and not below
-    /// singular_floor). 1, the default, is LAPACK's partial pivoting: the first
-    /// largest magnitude. Must lie in (0, 1].
-    StructuralReal<T> relative_pivot_threshold = T(1);
+    /// singular_floor), which saves row exchanges. 1 is LAPACK's partial
+    /// pivoting: the first largest magnitude. The default, 0.1, is upstream
+    /// TDLS's (growth bounded by 11 per column instead of 2). Must lie in
+    /// (0, 1]. The C ABI passes its own documented default, 1, at run time.
+    StructuralReal<T> relative_pivot_threshold = T(0.1);
 
     /// A column whose largest candidate magnitude is below this value is
     /// singular. The default, the smallest normal number, adds subnormal
-    /// pivots (whose reciprocals overflow) to exact zeros. Must be >= 0.
+    /// pivots (whose reciprocals overflow) to exact zeros. Must be > 0: a
+    /// zero pivot is always singular.
     StructuralReal<T> singular_floor = smallest_normal<T>();
 
     /// Expand the column loops of the static solver completely, at compile
@@ -61,8 +67,8 @@ struct CooperativeLUppConfig {
     /// it. The values computed do not depend on it.
     bool unroll_loops = true;
 
-    /// Storage order of A; see Layout.
-    Layout layout = Layout::RowMajor;
+    /// Storage order of A; see MatrixLayout.
+    MatrixLayout layout = MatrixLayout::RowMajor;
 
     /// Take the relative pivot threshold at run time, as the last argument of
     /// the driver's entry points, instead of relative_pivot_threshold. The

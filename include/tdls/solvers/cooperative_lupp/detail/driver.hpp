@@ -16,6 +16,9 @@ namespace tdls::detail::coop {
 
 /// The factorizing entry points take the pivot threshold last; it counts only
 /// under Config.runtime_pivot_threshold (the public solvers never pass it).
+/// Residency booleans and strides come matrix first here (IM, IP, IR), the
+/// kernels' order; the public solvers take upstream's order (rhs, piv, matrix)
+/// and forward them by name.
 template <typename T, auto Config, int StaticN>
 struct Driver {
     using E = Engine<T, Config, StaticN>;
@@ -99,10 +102,34 @@ struct Driver {
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
     substitute(int n, int tx, const T* A, std::int64_t A_stride, const int* piv, std::int64_t piv_stride,
                const T* b, T* x, std::int64_t rhs_stride, T* work, Sync& sync) {
+        substitute_operands<IM, IP, MS, PS>(n, tx, A, A_stride, piv, piv_stride,
+                                            VectorOperand<const T, IR, RS>{b, {rhs_stride}},
+                                            VectorOperand<T, IR, RS>{x, {rhs_stride}}, work, sync);
+    }
+
+    /// substitute on b = e_col, whose entries are made where they are read:
+    /// exactly 1 and 0, so the result is bitwise that of an explicit e_col.
+    template <bool IM, bool IP, bool IR, std::int64_t MS, std::int64_t PS, std::int64_t RS, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
+    substitute_canonical(int n, int tx, const T* A, std::int64_t A_stride, const int* piv,
+                         std::int64_t piv_stride, int col, T* x, std::int64_t rhs_stride, T* work,
+                         Sync& sync) {
+        substitute_operands<IM, IP, MS, PS>(n, tx, A, A_stride, piv, piv_stride, CanonicalVector<T>{col},
+                                            VectorOperand<T, IR, RS>{x, {rhs_stride}}, work, sync);
+    }
+
+  private:
+    template <typename P, bool Internal, std::int64_t Stride>
+    using Matrix = MatrixOperand<P, R, Internal, Stride>;
+
+    /// The substitutions on any right-hand-side operand (read as rhs(K, v))
+    /// into the solution operand.
+    template <bool IM, bool IP, std::int64_t MS, std::int64_t PS, typename Rhs, typename X, typename Sync>
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr void
+    substitute_operands(int n, int tx, const T* A, std::int64_t A_stride, const int* piv,
+                        std::int64_t piv_stride, const Rhs& rhs, const X& solution, T* work, Sync& sync) {
         E e(n, tx, work);
         auto&& barrier = resolve_sync<E::static_threads>(sync, tx, e.threads(), work);
-        const VectorOperand<const T, IR, RS> rhs{b, {rhs_stride}};
-        const VectorOperand<T, IR, RS> solution{x, {rhs_stride}};
         auto rows = rows_of(e, Matrix<const T, IM, MS>{A, {A_stride}});
         e.load_places(VectorOperand<const int, IP, PS>{piv, {piv_stride}});
         if constexpr (E::row_major) {
@@ -121,10 +148,6 @@ struct Driver {
         }
         arrive_and_wait(barrier);
     }
-
-  private:
-    template <typename P, bool Internal, std::int64_t Stride>
-    using Matrix = MatrixOperand<P, R, Internal, Stride>;
 
     /// The factorization's results out (rows, pivots), then the closing barrier.
     template <typename M, typename Rows, typename Piv, typename Sync>

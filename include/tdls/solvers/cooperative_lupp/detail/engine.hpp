@@ -40,23 +40,31 @@ struct PivotChoice {
 };
 
 /// Elements of the solver workspace for order n and a group of `threads`
-/// threads, the two barrier elements included. Logical interchanges: three
-/// vectors of n (pivot row, magnitudes by position, right-hand-side broadcast);
-/// the substitutions need 2n + 2, which only exceeds 3n at n = 1. Physical:
-/// the candidate of each thread and its position, the magnitude of the row in
-/// place, and two exchange records of n + 2 (row, original index, rhs entry).
+/// threads, the two barrier elements included: the seed's formula. Logical
+/// interchanges: three vectors of n (pivot row, magnitudes by position,
+/// right-hand-side broadcast); the row-major substitution's two records of
+/// n + 1 fit too, since its last step publishes nothing (see
+/// lower_transposed). Physical: the candidate of each thread and its position,
+/// the magnitude of the row in place, and two exchange records of n + 2 (row,
+/// original index, rhs entry).
 template <bool Physical>
 TDLS_HOST_DEVICE constexpr int workspace_elements(int n, int threads) noexcept {
-    const int data = Physical ? 2 * n + 2 * threads + 5 : (3 * n > 2 * n + 2 ? 3 * n : 2 * n + 2);
+    const int data = Physical ? 2 * n + 2 * threads + 5 : 3 * n;
     return barrier_workspace_elements + data;
 }
+
+/// Rows each thread holds: the configured number, clamped to the order by a
+/// static solver (a larger value only adds phantom rows), as upstream does.
+template <int RowsPerThread, int StaticN>
+inline constexpr int effective_rows_per_thread =
+    StaticN > 0 && RowsPerThread > StaticN ? StaticN : RowsPerThread;
 
 template <typename T, auto Config, int StaticN>
 class Engine {
   public:
-    static constexpr int R = Config.rows_per_thread;
+    static constexpr int R = effective_rows_per_thread<Config.rows_per_thread, StaticN>;
     static constexpr bool physical = Config.row_interchange == RowInterchange::Physical;
-    static constexpr bool row_major = Config.layout == Layout::RowMajor;
+    static constexpr bool row_major = Config.layout == MatrixLayout::RowMajor;
     static constexpr bool unroll = Config.unroll_loops && StaticN > 0;
     static constexpr T threshold = Config.relative_pivot_threshold.value();
     static constexpr bool runtime_threshold = Config.runtime_pivot_threshold;
@@ -66,9 +74,10 @@ class Engine {
     /// Slots expanded at compile time in a dynamic solver; more are looped.
     static constexpr int max_expanded_slots = 16;
 
-    static_assert(R >= 1, "rows_per_thread must be at least 1");
-    static_assert(threshold > T(0) && threshold <= T(1), "relative_pivot_threshold must lie in (0, 1]");
-    static_assert(floor >= T(0), "singular_floor must not be negative");
+    // The public solvers check these first, with their names in the message.
+    static_assert(Config.rows_per_thread >= 1, "rows_per_thread must be >= 1");
+    static_assert(threshold > T(0) && threshold <= T(1), "relative_pivot_threshold must be in (0, 1]");
+    static_assert(floor > T(0), "singular_floor must be positive");
 
     /// runtime_threshold_value is used only under Config.runtime_pivot_threshold.
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work,
@@ -278,11 +287,17 @@ class Engine {
                     if (index(K) <= j) rhs_[K] = rhs_[K] - previous[index(K)] * w;
                 });
             }
-            T* const current = record(step);
-            for_slots([&](auto K) {
-                if (index(K) == j) current[n] = rhs_[K];
-                if (position(K) == j) for_range<unroll>(zero, j, [&](auto c) { current[c] = rows(K, c); });
-            });
+            // The last step (j = 0) has no reader: it publishes nothing, which
+            // keeps n = 1 within the seed's 3n elements. Its barrier stays, so
+            // that the sequence does not depend on the order.
+            if (j > 0) {
+                T* const current = record(step);
+                for_slots([&](auto K) {
+                    if (index(K) == j) current[n] = rhs_[K];
+                    if (position(K) == j)
+                        for_range<unroll>(zero, j, [&](auto c) { current[c] = rows(K, c); });
+                });
+            }
             arrive_and_wait(sync);
         });
     }
@@ -314,10 +329,16 @@ class Engine {
         return ws_ + (step & 1) * (order() + 1);
     }
 
-    /// Applies step i of U^T z = b: z_i = b'_i / u_ii, then b'_c -= u_ic z_i.
+    /// Applies step i of U^T z = b: z_i = b'_i * (1 / u_ii), then
+    /// b'_c -= u_ic z_i. The product by the pivot's reciprocal, the same one
+    /// the multipliers use, is MAGMA's and upstream TDLS's arithmetic, so that
+    /// row-major results are bitwise theirs. Below the smallest normal number
+    /// the reciprocal overflows: there it divides, as eliminate does.
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void apply_upper_transposed(int i, const T* urow,
                                                                                  T b_i) noexcept {
-        const T z = b_i / urow[i];
+        T z = b_i * (T(1) / urow[i]);
+        if constexpr (floor < smallest_normal<T>())
+            if (magnitude(urow[i]) < smallest_normal<T>()) z = b_i / urow[i];
         for_slots([&](auto K) {
             const int c = index(K);
             if (c > i)

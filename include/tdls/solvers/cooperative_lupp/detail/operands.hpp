@@ -40,6 +40,16 @@ struct VectorOperand {
     }
 };
 
+/// The canonical vector e_col as a right-hand side: entry v is 1 at v = col,
+/// 0 elsewhere, whatever the residency (substitute_canonical).
+template <typename T>
+struct CanonicalVector {
+    int col;
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T operator()(int, int v) const noexcept {
+        return v == col ? T(1) : T(0);
+    }
+};
+
 /// The stored matrix S read column-major (A under ColMajor, A^T under
 /// RowMajor): element (v, c) of S at data[(c * n + v) * stride]. The internal
 /// slice keeps element c of the row of slot K at data[c * R + K].
