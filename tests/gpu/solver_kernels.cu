@@ -57,6 +57,33 @@ __global__ void factor_then_substitute_internal(typename Solver::value_type* A,
     }
 }
 
+/// Upstream TDLS's spelling on the device: factorize, then the group's own
+/// barrier from make_sync(work) (found by workspace address) between the
+/// caller's writes and substitute_canonical; results used as bool.
+template <typename Solver>
+__global__ void canonical_columns(typename Solver::value_type* A, typename Solver::value_type* X, int* ok,
+                                  int batch) {
+    using T = typename Solver::value_type;
+    constexpr int group = Solver::threads_per_system;
+    constexpr int N = Solver::order;
+    __shared__ T workspace[32 / group][Solver::workspace_size];
+    __shared__ int pivots[32 / group][N];
+    const int local_group = threadIdx.x / group;
+    const int tx = threadIdx.x % group;
+    const int system = blockIdx.x * (32 / group) + local_group;
+    if (local_group >= 32 / group || system >= batch) return;
+    T* const work = workspace[local_group];
+    auto sync = Solver::make_sync(work);
+    const bool factored =
+        Solver::template factorize<false, false>(tx, A + system, batch, pivots[local_group], 1, work);
+    sync();
+    for (int col = 0; col < N; ++col)
+        Solver::template substitute_canonical<false, false, false>(
+            tx, A + system, batch, pivots[local_group], 1, col, X + (std::int64_t(col) * N) * batch + system,
+            batch, work);
+    if (tx == 0) ok[system] = factored;
+}
+
 template <typename Solver>
 __global__ void solve_dynamic(int n, typename Solver::value_type* A, int* piv, typename Solver::value_type* b,
                               typename Solver::value_type* x, int batch) {
@@ -67,20 +94,20 @@ __global__ void solve_dynamic(int n, typename Solver::value_type* A, int* piv, t
     const int system = blockIdx.x;
     if (int(threadIdx.x) >= group || system >= batch) return;
     // One group per block: the block barrier is the caller's.
-    Solver::template solve<false, false, false>(int(threadIdx.x), n, A + std::int64_t(system) * n * n, 1,
+    Solver::template solve<false, false, false>(n, int(threadIdx.x), A + std::int64_t(system) * n * n, 1,
                                                 piv + std::int64_t(system) * n, 1,
                                                 b + std::int64_t(system) * n, x + std::int64_t(system) * n, 1,
                                                 workspace, [] __device__() { __syncthreads(); });
 }
 
-template <typename T, int N, int R, tdls::RowInterchange I, tdls::Layout L>
+template <typename T, int N, int R, tdls::RowInterchange I, tdls::MatrixLayout L>
 using Static = tdls::CooperativeLUppSolverStatic<
     T, N, tdls::CooperativeLUppConfig<T>{.rows_per_thread = R, .row_interchange = I, .layout = L}>;
 
 constexpr auto logical = tdls::RowInterchange::Logical;
 constexpr auto physical = tdls::RowInterchange::Physical;
-constexpr auto row_major = tdls::Layout::RowMajor;
-constexpr auto col_major = tdls::Layout::ColMajor;
+constexpr auto row_major = tdls::MatrixLayout::RowMajor;
+constexpr auto col_major = tdls::MatrixLayout::ColMajor;
 
 // Explicit instantiations: the compiler must generate device code for each.
 template __global__ void solve_external<Static<double, 4, 1, logical, row_major>>(double*, int*, double*,
@@ -97,6 +124,10 @@ template __global__ void
 factor_then_substitute_internal<Static<double, 12, 3, logical, row_major>>(double*, double*, int);
 template __global__ void
 factor_then_substitute_internal<Static<float, 5, 5, physical, col_major>>(float*, float*, int);
+template __global__ void canonical_columns<Static<double, 6, 2, physical, row_major>>(double*, double*, int*,
+                                                                                      int);
+template __global__ void canonical_columns<Static<float, 9, 3, logical, col_major>>(float*, float*, int*,
+                                                                                    int);
 template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<double>>(int, double*, int*,
                                                                                    double*, double*, int);
 template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<
