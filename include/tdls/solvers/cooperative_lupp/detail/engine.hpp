@@ -253,7 +253,7 @@ class Engine {
         for_range<unroll>(zero, n, [&](auto i) {
             with_previous(i, [&](auto before) {
                 const T* const previous = record(before);
-                apply_upper_transposed(before, previous, previous[int(n)]);
+                apply_upper_transposed(before, previous, previous[int(n)], T(1) / previous[int(before)]);
             });
             T* const current = record(i);
             for_slots([&](auto K) {
@@ -278,7 +278,7 @@ class Engine {
             if (j == n - 1) {
                 if constexpr (PendingUpper) {
                     const T* const previous = record(step - 1);
-                    apply_upper_transposed(n - 1, previous, previous[n]);
+                    apply_upper_transposed(n - 1, previous, previous[n], T(1) / previous[n - 1]);
                 }
             } else {
                 const T* const previous = record(step - 1);
@@ -330,13 +330,15 @@ class Engine {
     }
 
     /// Applies step i of U^T z = b: z_i = b'_i * (1 / u_ii), then
-    /// b'_c -= u_ic z_i. The product by the pivot's reciprocal, the same one
-    /// the multipliers use, is MAGMA's and upstream TDLS's arithmetic, so that
-    /// row-major results are bitwise theirs. Below the smallest normal number
-    /// the reciprocal overflows: there it divides, as eliminate does.
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void apply_upper_transposed(int i, const T* urow,
-                                                                                 T b_i) noexcept {
-        T z = b_i * (T(1) / urow[i]);
+    /// b'_c -= u_ic z_i. The product by the pivot's reciprocal is MAGMA's and
+    /// upstream TDLS's arithmetic, so that row-major results are bitwise
+    /// theirs; the fused solve passes the reciprocal its multipliers use (1
+    /// for a singular column, whose solution is not written). Below the
+    /// smallest normal number the reciprocal overflows: there it divides, as
+    /// eliminate does.
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void apply_upper_transposed(int i, const T* urow, T b_i,
+                                                                                 T reciprocal) noexcept {
+        T z = b_i * reciprocal;
         if constexpr (floor < smallest_normal<T>())
             if (magnitude(urow[i]) < smallest_normal<T>()) z = b_i / urow[i];
         for_slots([&](auto K) {
@@ -388,7 +390,7 @@ class Engine {
                 if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - l * *prhs;
             }
         });
-        if constexpr (Fused && row_major) apply_upper_transposed(i, prow, *prhs);
+        if constexpr (Fused && row_major) apply_upper_transposed(i, prow, *prhs, reciprocal);
     }
 
     /// Column i under logical interchanges. Workspace: sB = [0, n) right-hand
