@@ -152,7 +152,7 @@ struct RegisterDriver {
             const int row = row_of(tx, K);
             if (row < N) v.ipiv[row * v.ipiv_step] = order[K];
         }
-        auto barrier = tdls::detail::ranked_sync<threads>(tx, work);
+        auto barrier = tdls::detail::deduced_sync<threads>(tdls::detail::GroupJoin::ByRank, tx, work);
         barrier();
         if (tx != 0) return;
         int* position_of = reinterpret_cast<int*>(work + barrier_workspace_elements);
@@ -163,7 +163,7 @@ struct RegisterDriver {
     /// device pivots to refuse a call, so a system whose pivots leave 1..N is
     /// left untouched here instead.
     TDLS_HOST_DEVICE static void getrs(const SystemView<T>& v, std::int64_t nrhs, int tx, T* work) {
-        auto barrier = tdls::detail::ranked_sync<threads>(tx, work);
+        auto barrier = tdls::detail::deduced_sync<threads>(tdls::detail::GroupJoin::ByRank, tx, work);
         int* scratch = reinterpret_cast<int*>(work + barrier_workspace_elements); // order[N], then validity
         if (tx == 0) getrs_order(v.ipiv, v.ipiv_step, N, scratch);
         barrier();

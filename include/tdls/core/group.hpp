@@ -263,6 +263,22 @@ TDLS_HOST_DEVICE inline void stop_unsynchronized_group(int threads) noexcept {
 #endif
 }
 
+/// The deduced barrier of a group of Threads threads, known at compile time,
+/// joined as `how` says: NoSync for one thread. make_sync joins by address;
+/// the entry points and the kernels, which know their rank, by rank.
+template <int Threads, typename T>
+TDLS_HOST_DEVICE constexpr auto deduced_sync(GroupJoin how, int tx, T* work) noexcept {
+    static_assert(Threads >= 1, "a group has at least one thread");
+    if constexpr (Threads == 1) {
+        (void)how;
+        (void)tx;
+        (void)work;
+        return NoSync{};
+    } else {
+        return DeducedBarrier<T>(how, tx, Threads, work);
+    }
+}
+
 } // namespace detail
 
 /// The barrier a solver deduces for a group of Threads threads (known at
@@ -271,13 +287,7 @@ TDLS_HOST_DEVICE inline void stop_unsynchronized_group(int threads) noexcept {
 /// may use it for its own exchanges between solver calls.
 template <int Threads, typename T>
 TDLS_HOST_DEVICE constexpr auto make_sync(T* work) noexcept {
-    static_assert(Threads >= 1, "a group has at least one thread");
-    if constexpr (Threads == 1) {
-        (void)work;
-        return NoSync{};
-    } else {
-        return detail::DeducedBarrier<T>(detail::GroupJoin::ByAddress, 0, Threads, work);
-    }
+    return detail::deduced_sync<Threads>(detail::GroupJoin::ByAddress, 0, work);
 }
 
 /// The barrier deduced for a group whose size is known at run time only.
@@ -287,22 +297,6 @@ TDLS_HOST_DEVICE constexpr detail::DeducedBarrier<T> make_sync(int threads, T* w
 }
 
 namespace detail {
-
-/// The deduced barrier of a group of Threads threads found from the caller's
-/// rank tx (GroupJoin::ByRank), as the solvers' entry points find it: for
-/// kernels that know their rank and want no dependence on which lanes are
-/// converged when the group is joined.
-template <int Threads, typename T>
-TDLS_HOST_DEVICE constexpr auto ranked_sync(int tx, T* work) noexcept {
-    static_assert(Threads >= 1, "a group has at least one thread");
-    if constexpr (Threads == 1) {
-        (void)tx;
-        (void)work;
-        return NoSync{};
-    } else {
-        return DeducedBarrier<T>(GroupJoin::ByRank, tx, Threads, work);
-    }
-}
 
 /// Calls the barrier of the group. A plain (not constexpr) host-device
 /// template in between lets nvcc accept a __device__-only barrier, such as a
@@ -337,7 +331,7 @@ TDLS_HOST_DEVICE constexpr decltype(auto) resolve_sync(Sync& sync, int tx, int t
                       "calling __syncthreads");
 #endif
         if constexpr (StaticThreads > 0)
-            return ranked_sync<StaticThreads>(tx, work);
+            return deduced_sync<StaticThreads>(GroupJoin::ByRank, tx, work);
         else
             return DeducedBarrier<T>(GroupJoin::ByRank, tx, threads, work);
     } else if constexpr (std::is_same_v<S, NoSync>) {
