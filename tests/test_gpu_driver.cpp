@@ -13,6 +13,7 @@
 // every buffer, padding included.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <barrier>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +26,7 @@
 
 #include "device_sets.hpp"
 #include "gpu/block_driver.hpp"
+#include "gpu/once_per_device.hpp"
 #include "gpu/register_driver.hpp"
 
 namespace {
@@ -389,4 +391,55 @@ TEST_CASE("negative control: a grid one system short is caught", "[gpu]") {
     run_register<double, 8, 1, false>(launch, grid);
     CHECK(mismatches(gpu, cpu) > 0);
     CHECK(gpu.info[39] == -9); // never written
+}
+
+// The launchers' shared-memory limit policy (kernels/gpu/once_per_device.hpp):
+// the step runs once per device however many threads race for it, a failed
+// step is retried by the next call, and devices are independent.
+TEST_CASE("the shared-memory limit is raised once per device, by one of the racing threads", "[gpu]") {
+    tdls::kernels::gpu::OncePerDevice once;
+    std::atomic<int> steps_device_0{0}, steps_device_3{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 16; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 100; ++i) {
+                std::atomic<int>& steps = t % 2 == 0 ? steps_device_0 : steps_device_3;
+                const bool done = once.ensure(t % 2 == 0 ? 0 : 3, [&] {
+                    steps.fetch_add(1);
+                    return true;
+                });
+                if (!done) steps.fetch_add(1000); // never: the step succeeds
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    CHECK(steps_device_0.load() == 1);
+    CHECK(steps_device_3.load() == 1);
+    CHECK(once.done(0));
+    CHECK(once.done(3));
+    CHECK_FALSE(once.done(1)); // control: a device no call touched
+}
+
+TEST_CASE("a failed shared-memory step is not remembered; untracked devices step every call", "[gpu]") {
+    tdls::kernels::gpu::OncePerDevice once;
+    int attempts = 0;
+    const auto failing = [&] {
+        ++attempts;
+        return false;
+    };
+    CHECK_FALSE(once.ensure(2, failing));
+    CHECK_FALSE(once.ensure(2, failing));
+    CHECK(attempts == 2);
+    CHECK_FALSE(once.done(2));
+    const auto succeeding = [&] {
+        ++attempts;
+        return true;
+    };
+    CHECK(once.ensure(2, succeeding));
+    CHECK(once.ensure(2, succeeding));
+    CHECK(attempts == 3);
+    const int untracked = tdls::kernels::gpu::OncePerDevice::tracked_devices;
+    CHECK(once.ensure(untracked, succeeding));
+    CHECK(once.ensure(untracked, succeeding));
+    CHECK(attempts == 5);
+    CHECK_FALSE(once.done(untracked));
 }

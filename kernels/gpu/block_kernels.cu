@@ -2,11 +2,11 @@
 // and as HIP through block_kernels.hip).
 #include "kernels.cuh"
 
-template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<float, false>(
-    const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, tdls::gpu_runtime::Stream);
-template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<float, true>(
-    const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, tdls::gpu_runtime::Stream);
-template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<double, false>(
-    const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, tdls::gpu_runtime::Stream);
-template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<double, true>(
-    const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, tdls::gpu_runtime::Stream);
+#define TDLS_GPU_INSTANTIATE_BLOCK(T, ROW_MAJOR)                                                             \
+    template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<T, ROW_MAJOR>(                       \
+        const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, const tdls::kernels::gpu::LaunchSite&);
+TDLS_GPU_INSTANTIATE_BLOCK(float, false)
+TDLS_GPU_INSTANTIATE_BLOCK(float, true)
+TDLS_GPU_INSTANTIATE_BLOCK(double, false)
+TDLS_GPU_INSTANTIATE_BLOCK(double, true)
+#undef TDLS_GPU_INSTANTIATE_BLOCK

@@ -18,6 +18,7 @@ using Error = hipError_t;
 using Stream = hipStream_t;
 using DeviceProp = hipDeviceProp_t;
 inline constexpr Error success = hipSuccess;
+inline constexpr Error out_of_memory = hipErrorOutOfMemory;
 inline constexpr const char* name = "hip";
 inline constexpr const char* runtime_name = "HIP";
 inline Error device_count(int* count) { return hipGetDeviceCount(count); }
@@ -28,6 +29,18 @@ inline Error last_error() { return hipGetLastError(); }
 inline const char* error_name(Error e) { return hipGetErrorName(e); }
 inline const char* error_string(Error e) { return hipGetErrorString(e); }
 inline Error memset_async(void* p, int value, size_t bytes, Stream s) { return hipMemsetAsync(p, value, bytes, s); }
+/// Stream-ordered device memory of the plugin's own (the device's default pool).
+inline Error malloc_async(void** p, size_t bytes, Stream s) { return hipMallocAsync(p, bytes, s); }
+inline Error free_async(void* p, Stream s) { return hipFreeAsync(p, s); }
+/// A copy between any two places the runtime knows (device, managed, host).
+inline Error copy_async(void* to, const void* from, size_t bytes, Stream s) {
+    return hipMemcpyAsync(to, from, bytes, hipMemcpyDefault, s);
+}
+/// One launch; the error is this launch's own, not an earlier one of the caller's.
+inline Error launch_kernel(const void* kernel, dim3 blocks, dim3 threads, void** args, size_t shared_bytes,
+                           Stream s) {
+    return hipLaunchKernel(kernel, blocks, threads, args, shared_bytes, s);
+}
 /// 1 and the device for device or managed memory; 0 otherwise.
 inline int locate(const void* p, int* device) {
     hipPointerAttribute_t a{};
@@ -44,16 +57,15 @@ inline int locate(const void* p, int* device) {
     *device = a.device;
     return 1;
 }
-template <typename Kernel>
-Error allow_shared_memory(Kernel kernel, int bytes) {
-    return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), hipFuncAttributeMaxDynamicSharedMemorySize,
-                               bytes);
+inline Error allow_shared_memory(const void* kernel, int bytes) {
+    return hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 #else
 using Error = cudaError_t;
 using Stream = cudaStream_t;
 using DeviceProp = cudaDeviceProp;
 inline constexpr Error success = cudaSuccess;
+inline constexpr Error out_of_memory = cudaErrorMemoryAllocation;
 inline constexpr const char* name = "cuda";
 inline constexpr const char* runtime_name = "CUDA";
 inline Error device_count(int* count) { return cudaGetDeviceCount(count); }
@@ -64,6 +76,18 @@ inline Error last_error() { return cudaGetLastError(); }
 inline const char* error_name(Error e) { return cudaGetErrorName(e); }
 inline const char* error_string(Error e) { return cudaGetErrorString(e); }
 inline Error memset_async(void* p, int value, size_t bytes, Stream s) { return cudaMemsetAsync(p, value, bytes, s); }
+/// Stream-ordered device memory of the plugin's own (the device's default pool).
+inline Error malloc_async(void** p, size_t bytes, Stream s) { return cudaMallocAsync(p, bytes, s); }
+inline Error free_async(void* p, Stream s) { return cudaFreeAsync(p, s); }
+/// A copy between any two places the runtime knows (device, managed, host).
+inline Error copy_async(void* to, const void* from, size_t bytes, Stream s) {
+    return cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, s);
+}
+/// One launch; the error is this launch's own, not an earlier one of the caller's.
+inline Error launch_kernel(const void* kernel, dim3 blocks, dim3 threads, void** args, size_t shared_bytes,
+                           Stream s) {
+    return cudaLaunchKernel(kernel, blocks, threads, args, shared_bytes, s);
+}
 /// 1 and the device for device or managed memory; 0 otherwise.
 inline int locate(const void* p, int* device) {
     cudaPointerAttributes a{};
@@ -75,8 +99,7 @@ inline int locate(const void* p, int* device) {
     *device = a.device;
     return 1;
 }
-template <typename Kernel>
-Error allow_shared_memory(Kernel kernel, int bytes) {
+inline Error allow_shared_memory(const void* kernel, int bytes) {
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 #endif

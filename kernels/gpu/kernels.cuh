@@ -5,6 +5,7 @@
 
 #include "block_driver.hpp"
 #include "launchers.hpp"
+#include "once_per_device.hpp"
 #include "register_driver.hpp"
 
 namespace tdls::kernels::gpu {
@@ -46,37 +47,55 @@ __global__ void __launch_bounds__(1024) block_kernel(GpuLaunch launch) {
     BlockDriver<T, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared(), barrier);
 }
 
-/// Launches kernel over the grid, one launch after the other, each with its
-/// first system; raises the kernel's shared-memory limit first when the
-/// block needs more than the default 48 KiB.
-template <typename Kernel>
-gpu_runtime::Error launch_grid(Kernel kernel, GpuLaunch launch, const runtime::Grid& grid, int threads,
-                               std::int64_t shared_bytes, gpu_runtime::Stream stream) {
+/// Launches Kernel over the grid, one launch after the other, each with its
+/// first system. A block that needs more than the default 48 KiB of dynamic
+/// shared memory needs the kernel's limit raised on the device: done once per
+/// device and kernel, to the device's opt-in maximum (once_per_device.hpp).
+/// Each launch goes through the runtime's launch call, whose status is that
+/// launch's own: reading the last error after a `<<<>>>` launch could report
+/// an earlier, unchecked error of the caller's work as ours.
+template <auto Kernel>
+gpu_runtime::Error launch_grid(GpuLaunch launch, const runtime::Grid& grid, int threads, std::int64_t shared_bytes,
+                               const LaunchSite& site) {
     constexpr std::int64_t default_shared_bytes = 48 * 1024;
+    const void* const kernel = reinterpret_cast<const void*>(Kernel);
     if (shared_bytes > default_shared_bytes) {
-        const gpu_runtime::Error e = gpu_runtime::allow_shared_memory(kernel, int(shared_bytes));
-        if (e != gpu_runtime::success) return e;
+        static OncePerDevice raised;
+        gpu_runtime::Error e = gpu_runtime::success;
+        const bool done = raised.ensure(site.device, [&] {
+            e = gpu_runtime::allow_shared_memory(kernel, int(site.shared_memory_limit));
+            return e == gpu_runtime::success;
+        });
+        if (!done) {
+            (void)gpu_runtime::last_error(); // the failure is reported as ours: leave no error behind
+            return e;
+        }
     }
     const dim3 blocks(unsigned(grid.blocks_x), unsigned(grid.blocks_y));
+    void* arguments[] = {&launch};
     for (std::int64_t l = 0; l < grid.launches; ++l) {
         launch.first_system = l * grid.systems_per_launch;
-        kernel<<<blocks, unsigned(threads), size_t(shared_bytes), stream>>>(launch);
-        const gpu_runtime::Error e = gpu_runtime::last_error();
-        if (e != gpu_runtime::success) return e;
+        const gpu_runtime::Error e =
+            gpu_runtime::launch_kernel(kernel, blocks, dim3(unsigned(threads)), arguments, size_t(shared_bytes),
+                                       site.stream);
+        if (e != gpu_runtime::success) {
+            (void)gpu_runtime::last_error();
+            return e;
+        }
     }
     return gpu_runtime::success;
 }
 
 template <typename T, int N, bool RowMajor>
-gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, gpu_runtime::Stream stream) {
-    return launch_grid(register_kernel<T, N, RowMajor>, launch, grid, launch.plan.block_size,
-                       launch.plan.shared_memory_bytes, stream);
+gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
+    return launch_grid<register_kernel<T, N, RowMajor>>(launch, grid, launch.plan.block_size,
+                                                        launch.plan.shared_memory_bytes, site);
 }
 
 template <typename T, bool RowMajor>
-gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, gpu_runtime::Stream stream) {
-    return launch_grid(block_kernel<T, RowMajor>, launch, grid, launch.block_plan.threads,
-                       launch.block_plan.shared_memory_bytes, stream);
+gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
+    return launch_grid<block_kernel<T, RowMajor>>(launch, grid, launch.block_plan.threads,
+                                                  launch.block_plan.shared_memory_bytes, site);
 }
 
 } // namespace tdls::kernels::gpu
@@ -84,6 +103,6 @@ gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& gr
 /// One explicit instantiation line of a generated source.
 #define TDLS_GPU_INSTANTIATE(T, N, ROW_MAJOR)                                                                \
     template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_register<T, N, ROW_MAJOR>(                  \
-        const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, tdls::gpu_runtime::Stream);
+        const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, const tdls::kernels::gpu::LaunchSite&);
 #define TDLS_CUDA_INSTANTIATE(T, N, ROW_MAJOR) TDLS_GPU_INSTANTIATE(T, N, ROW_MAJOR)
 #define TDLS_HIP_INSTANTIATE(T, N, ROW_MAJOR) TDLS_GPU_INSTANTIATE(T, N, ROW_MAJOR)

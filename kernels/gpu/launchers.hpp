@@ -4,22 +4,33 @@
 // and block_kernels.cu (block kernels).
 #pragma once
 
+#include <cstdint>
+
 #include "gpu_runtime.hpp"
 #include "launch.hpp"
 
 namespace tdls::kernels::gpu {
 
-/// Enqueues the whole grid (one or several launches) on the stream; returns
-/// the runtime's first error.
-using Launcher = gpu_runtime::Error (*)(const GpuLaunch&, const runtime::Grid&, gpu_runtime::Stream);
+/// Where a launch goes: the stream, its device (current when the launcher
+/// runs) and the device's opt-in shared memory per block, to which a kernel's
+/// limit is raised once per device when its blocks need more than the default.
+struct LaunchSite {
+    gpu_runtime::Stream stream;
+    int device;
+    std::int64_t shared_memory_limit;
+};
+
+/// Enqueues the whole grid (one or several launches) on the site's stream;
+/// returns the first error of this call's own runtime calls.
+using Launcher = gpu_runtime::Error (*)(const GpuLaunch&, const runtime::Grid&, const LaunchSite&);
 
 /// The register kernel of order N (launch.plan sizes it).
 template <typename T, int N, bool RowMajor>
-gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, gpu_runtime::Stream stream);
+gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site);
 
 /// The block kernel (launch.block_plan sizes it).
 template <typename T, bool RowMajor>
-gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, gpu_runtime::Stream stream);
+gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site);
 
 /// Rows per thread compiled into the register kernel of order N for the
 /// warp size and register file the plugin was built for (TDLS_GPU_WARP_SIZE,
