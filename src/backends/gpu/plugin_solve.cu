@@ -121,6 +121,60 @@ class CurrentDevice {
     gpu_runtime::Error error_ = gpu_runtime::success;
 };
 
+/// The call's pointer arrays, copied on the stream into device memory of the
+/// plugin's own before the kernel runs, which then reads only the copies.
+/// The kernels read each system's entries when that system starts, after
+/// other systems' outputs were written: arrays stored inside an operand (a
+/// contract violation, which the host cannot see in device memory) would
+/// hand later systems garbage addresses. Copied first, every entry is the
+/// one the caller passed. The copy is stream-ordered (allocated, filled, read
+/// and freed on the caller's stream), so the call stays asynchronous.
+class StagedArrays {
+  public:
+    explicit StagedArrays(gpu_runtime::Stream stream) : stream_(stream) {}
+    StagedArrays(const StagedArrays&) = delete;
+    StagedArrays& operator=(const StagedArrays&) = delete;
+    ~StagedArrays() {
+        if (copy_ != nullptr) (void)gpu_runtime::free_async(copy_, stream_);
+    }
+
+    /// Points o's arrays at copies of the entries the kernel reads (B's only
+    /// where B is used); returns the runtime's first error, `what` naming the
+    /// step that failed (the call is then refused, nothing launched).
+    gpu_runtime::Error stage(kernels::BatchOperands& o, bool uses_b, const char** what) {
+        if (!uses_b) o.B_array = nullptr; // not read: the kernel's view then has no B
+        void* const* arrays[] = {o.A_array, reinterpret_cast<void* const*>(o.ipiv_array), o.B_array};
+        int count = 0;
+        for (void* const* a : arrays) count += a != nullptr ? 1 : 0;
+        // validate.cpp proved batch * sizeof(void*) addressable; three of them fit in size_t.
+        const std::size_t bytes = std::size_t(o.batch) * sizeof(void*);
+        *what = "allocating device memory for the pointer arrays' copies";
+        gpu_runtime::Error e = gpu_runtime::malloc_async(&copy_, bytes * std::size_t(count), stream_);
+        if (e != gpu_runtime::success) {
+            copy_ = nullptr;
+            return e;
+        }
+        void** next = static_cast<void**>(copy_);
+        void** copies[3] = {};
+        *what = "copying the pointer arrays";
+        for (int i = 0; i < 3; ++i) {
+            if (arrays[i] == nullptr) continue;
+            e = gpu_runtime::copy_async(next, arrays[i], bytes, stream_);
+            if (e != gpu_runtime::success) return e;
+            copies[i] = next;
+            next += o.batch;
+        }
+        o.A_array = copies[0];
+        o.ipiv_array = reinterpret_cast<std::int32_t* const*>(copies[1]);
+        o.B_array = copies[2];
+        return gpu_runtime::success;
+    }
+
+  private:
+    gpu_runtime::Stream stream_;
+    void* copy_ = nullptr;
+};
+
 int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) {
     const int count = devices();
     if (c.device < 0 || c.device >= count)
@@ -169,7 +223,20 @@ int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) 
         grid = runtime::make_block_grid(launch.block_plan, c.batch, device);
         kind = "block";
     }
-    const gpu_runtime::Error e = launcher(launch, grid, stream);
+    StagedArrays staged(stream);
+    if (c.form == TDLS_PLUGIN_POINTERS) {
+        const bool uses_b = c.operation != TDLS_PLUGIN_GETRF && c.nrhs > 0;
+        const char* what = "";
+        const gpu_runtime::Error e = staged.stage(launch.call.operands, uses_b, &what);
+        if (e != gpu_runtime::success) {
+            (void)gpu_runtime::last_error();
+            const bool memory = e == gpu_runtime::out_of_memory;
+            return report(message, size, memory ? TDLS_ERROR_ALLOCATION : TDLS_ERROR_EXECUTION, "%s on %s: %s (%s)",
+                          what, info.name.c_str(), gpu_runtime::error_name(e), gpu_runtime::error_string(e));
+        }
+    }
+    const kernels::gpu::LaunchSite site{stream, c.device, device.shared_memory_per_block};
+    const gpu_runtime::Error e = launcher(launch, grid, site);
     if (e != gpu_runtime::success)
         return report(message, size, TDLS_ERROR_EXECUTION, "launching the %s kernel for n = %lld on %s: %s (%s)",
                       kind, (long long)c.n, info.name.c_str(), gpu_runtime::error_name(e),
