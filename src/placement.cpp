@@ -94,4 +94,31 @@ Placement place(const Context& context, const kernels::BatchOperands& ops) {
     return placement;
 }
 
+std::string misplaced_entry(const kernels::BatchCall& call) {
+    const kernels::BatchOperands& ops = call.operands;
+    if (ops.form != kernels::BatchForm::Pointers || ops.batch <= 0 || ops.n <= 0) return {};
+    const bool uses_b = call.operation != kernels::Operation::Getrf && ops.nrhs > 0;
+    struct Array {
+        const char* name;
+        const void* const* entries;
+    };
+    const Array arrays[] = {
+        {"A_array", ops.A_array},
+        {"ipiv_array", reinterpret_cast<const void* const*>(ops.ipiv_array)},
+        {"B_array", uses_b ? ops.B_array : nullptr},
+    };
+    const std::int64_t probes[] = {0, ops.batch - 1};
+    for (const Array& a : arrays) {
+        if (a.entries == nullptr) continue;
+        for (std::int64_t s : probes) {
+            const Home home = home_of(a.entries[s]);
+            if (home.backend == TDLS_BACKEND_CPU) continue;
+            return std::string(a.name) + " is in host memory, but " + a.name + "[" + std::to_string(s) +
+                   "] points to " + describe(home) +
+                   ": a GPU solve needs the pointer arrays themselves in device memory (copy them there)";
+        }
+    }
+    return {};
+}
+
 } // namespace tdls::runtime

@@ -10,6 +10,7 @@
 #include <tdls/tdls.h>
 
 #include "common/batch_accessor.hpp"
+#include "common/batch_call.hpp"
 
 namespace tdls::runtime {
 
@@ -27,5 +28,14 @@ struct Placement {
 
 /// The placement of a call on `context` with these operands.
 Placement place(const Context& context, const kernels::BatchOperands& ops);
+
+/// For a call placed on the CPU with pointer arrays (host memory, validated:
+/// every entry read and non-NULL): why it must be refused when an entry
+/// points to GPU memory, empty otherwise. A host array of device pointers is
+/// a GPU call spelled wrong; run on the CPU it would fault on the first
+/// device address. Entries 0 and batch - 1 of each array are asked (two
+/// runtime queries per array, not batch); an array mixing host and device
+/// entries elsewhere is outside the contract and not detected.
+std::string misplaced_entry(const kernels::BatchCall& call);
 
 } // namespace tdls::runtime

@@ -56,6 +56,10 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
     // Contents are read only from memory known to be the host's.
     validate(function, dtype, layout, call, where.backend == TDLS_BACKEND_CPU && where.problem == TDLS_SUCCESS);
     if (where.problem != TDLS_SUCCESS) fail(where.problem, function, where.why);
+    if (where.backend == TDLS_BACKEND_CPU) {
+        const std::string misplaced = misplaced_entry(call);
+        if (!misplaced.empty()) fail(TDLS_ERROR_INVALID_VALUE, function, misplaced);
+    }
 
     if (ops.batch == 0) return;
     const bool nothing_to_solve = call.operation == kernels::Operation::Getrs && ops.nrhs == 0;

@@ -213,6 +213,39 @@ int main(int argc, char** argv) {
           "a device past the plugin's count is refused: " + std::string(tdls_last_error()));
     check(tdls_set_stream(cpu, stream) == TDLS_ERROR_NOT_SUPPORTED, "a CPU handle takes no stream");
 
+    // A host pointer array holding device pointers is a GPU call spelled
+    // wrong: refused, never run on the CPU (which would fault on them).
+    void* host_A_array[batch] = {A, A + 16, A + 32};
+    void* host_B_array[batch] = {host_B, host_B + 8, B};
+    const auto host_array_device_entries = [&] {
+        return tdls_batched_gesv_ptr(nullptr, TDLS_FLOAT64, TDLS_COL_MAJOR, n, 1, host_A_array, n, nullptr,
+                                     host_B_array, n, host_info, batch);
+    };
+    check(!reached(p, host_array_device_entries, TDLS_ERROR_INVALID_VALUE, "host A_array of device pointers",
+                   "A_array is in host memory, but A_array[0] points to CUDA device 0 memory"),
+          "a host array of device pointers never reaches the plugin");
+    // Entry 0 on the host, the last one on the device: the second probe.
+    void* host_A_array2[batch] = {host_A, host_A + 20, host_A + 40};
+    const auto last_entry_on_device = [&] {
+        return tdls_batched_gesv_ptr(cpu, TDLS_FLOAT64, TDLS_COL_MAJOR, n, 1, host_A_array2, n, nullptr,
+                                     host_B_array, n, host_info, batch);
+    };
+    check(!reached(p, last_entry_on_device, TDLS_ERROR_INVALID_VALUE, "host B_array, last entry on the device",
+                   "B_array[2] points to CUDA device 0 memory"),
+          "the last entry is probed too");
+    // Factoring only (nrhs = 0) does not read B: its array's entries are not asked about.
+    for (double& x : host_A) x = 1.0;
+    for (int k = 0; k < batch; ++k)
+        for (int i = 0; i < n; ++i) host_A[k * lda * n + i * (lda + 1)] = 4.0;
+    host_info[0] = host_info[2] = -7;
+    const auto factor_ignores_b = [&] {
+        return tdls_batched_gesv_ptr(cpu, TDLS_FLOAT64, TDLS_COL_MAJOR, n, 0, host_A_array2, lda, nullptr,
+                                     host_B_array, n, host_info, batch);
+    };
+    check(!reached(p, factor_ignores_b, TDLS_SUCCESS, "control: host arrays of host pointers run on the CPU"),
+          "host arrays of host pointers stay on the CPU");
+    check(host_info[0] == 0 && host_info[2] == 0, "the CPU factored them");
+
     // The CPU backend still solves host memory under AUTO.
     double a2[4] = {2, 1, 1, 3}, b2[2] = {4, 7};
     int32_t info2 = -1;
@@ -226,5 +259,5 @@ int main(int argc, char** argv) {
     tdls_destroy(h);
     tdls_destroy(cpu);
     std::printf("plugin dispatch: %d checks, %d failed, %d plugin calls\n", checks, failures, p.solve_calls());
-    return failures == 0 && checks >= 40 && p.solve_calls() == 6 ? 0 : 1;
+    return failures == 0 && checks >= 48 && p.solve_calls() == 6 ? 0 : 1;
 }
