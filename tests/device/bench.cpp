@@ -10,8 +10,10 @@
 // all be 0 and a sample of its solutions must pass the backward error bound.
 #include "bench.hpp"
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
+#if TDLS_DEVICE_CUBLAS
+#include <cublas_v2.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +25,7 @@
 #include "cuda_support.hpp"
 #include "parallel.hpp"
 #include "random.hpp"
+#include "roofline.hpp"
 
 namespace tdls_device {
 
@@ -34,6 +37,7 @@ constexpr std::int64_t max_batch = std::int64_t(1) << 22;
 constexpr int timed_runs = 5;
 constexpr std::int64_t sampled_systems = 64;
 
+#if TDLS_DEVICE_CUBLAS
 cublasStatus_t getrf(cublasHandle_t h, int n, float* const* a, int* ipiv, int* info, int batch) {
     return cublasSgetrfBatched(h, n, a, n, ipiv, info, batch);
 }
@@ -62,6 +66,11 @@ class Cublas {
   private:
     cublasHandle_t handle_ = nullptr;
 };
+#else
+/// Built without cuBLAS (its development files were absent): libtdls alone
+/// is timed, and the table says so.
+class Cublas {};
+#endif
 
 /// The batch for A of about target_a_bytes, halved until the buffers the
 /// run holds fit in most of the device's free memory.
@@ -130,6 +139,9 @@ BenchRow bench_one(const Context& context, const Cublas& cublas, std::int64_t n)
     const std::int64_t batch = batch_size(n, sizeof(T));
     row.batch = batch;
     const tdls_dtype_t dtype = sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
+    const KernelModel predicted = model(n, dtype, context.device, h200_peaks, built_register_orders());
+    row.predicted = predicted.bound;
+    row.kernel = predicted.kernel;
 
     std::vector<T> a(std::size_t(batch * n * n)), b(std::size_t(batch * n));
     const std::uint64_t seed = mix(std::uint64_t(n) * 31 + sizeof(T));
@@ -179,6 +191,7 @@ BenchRow bench_one(const Context& context, const Cublas& cublas, std::int64_t n)
         tdls_problem = check_answers(n, batch, a, b, b_work, info, row.tdls_worst_ratio);
 
     std::string cublas_problem;
+#if TDLS_DEVICE_CUBLAS
     if (cublasSetStream(cublas.get(), stream) != CUBLAS_STATUS_SUCCESS)
         cublas_problem = "cublasSetStream failed";
     row.cublas_seconds = median_seconds(
@@ -197,39 +210,36 @@ BenchRow bench_one(const Context& context, const Cublas& cublas, std::int64_t n)
         cublas_problem);
     if (cublas_problem.empty())
         cublas_problem = check_answers(n, batch, a, b, b_work, info, row.cublas_worst_ratio);
+#else
+    (void)cublas;
+    (void)a_array;
+    (void)b_array;
+#endif
 
     if (!tdls_problem.empty()) row.problem += "tdls: " + tdls_problem + ". ";
     if (!cublas_problem.empty()) row.problem += "cuBLAS: " + cublas_problem + ".";
     return row;
 }
 
-/// Bytes of A and B read and written, ipiv and info written, per system.
-double bytes_per_system(std::int64_t n, std::size_t element) {
-    return double(2 * n * n * element + 2 * n * element + 4 * n + 4);
-}
-
-double flops_per_system(std::int64_t n) {
-    return 2.0 / 3.0 * double(n * n * n) + 2.0 * double(n * n);
-}
-
 } // namespace
 
 std::string BenchTotals::table() const {
     std::string text =
-        "| n | type | batch | tdls systems/s | cuBLAS systems/s | tdls/cuBLAS | tdls GB/s | tdls GFLOP/s "
-        "| worst ratio tdls / cuBLAS (sample) | check |\n"
-        "|---:|---|---:|---:|---:|---:|---:|---:|---|---|\n";
+        "| n | type | batch | kernel | tdls systems/s | predicted (roofline) | measured/predicted | cuBLAS "
+        "systems/s | tdls/cuBLAS | tdls GB/s | tdls GFLOP/s | worst ratio tdls / cuBLAS (sample) | check |\n"
+        "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
     for (const BenchRow& r : rows) {
         const double tdls_rate = r.tdls_seconds > 0 ? double(r.batch) / r.tdls_seconds : 0;
         const double cublas_rate = r.cublas_seconds > 0 ? double(r.batch) / r.cublas_seconds : 0;
         const std::size_t element = std::string(r.type) == "float" ? 4 : 8;
-        char line[512];
-        std::snprintf(
-            line, sizeof line, "| %lld | %s | %lld | %.4g | %.4g | %.3g | %.4g | %.4g | %.2g / %.2g | %s |\n",
-            (long long)r.n, r.type, (long long)r.batch, tdls_rate, cublas_rate,
-            cublas_rate > 0 ? tdls_rate / cublas_rate : 0.0,
-            tdls_rate * bytes_per_system(r.n, element) * 1e-9, tdls_rate * flops_per_system(r.n) * 1e-9,
-            r.tdls_worst_ratio, r.cublas_worst_ratio, r.problem.empty() ? "ok" : r.problem.c_str());
+        char line[640];
+        std::snprintf(line, sizeof line,
+                      "| %lld | %s | %lld | %s | %.4g | %.4g | %.3g | %.4g | %.3g | %.4g | %.4g | %.2g / %.2g | %s |\n",
+                      (long long)r.n, r.type, (long long)r.batch, r.kernel.c_str(), tdls_rate, r.predicted,
+                      r.predicted > 0 ? tdls_rate / r.predicted : 0.0, cublas_rate,
+                      cublas_rate > 0 ? tdls_rate / cublas_rate : 0.0,
+                      tdls_rate * bytes_per_system(r.n, element) * 1e-9, tdls_rate * flops_per_system(r.n) * 1e-9,
+                      r.tdls_worst_ratio, r.cublas_worst_ratio, r.problem.empty() ? "ok" : r.problem.c_str());
         text += line;
     }
     return text;
@@ -239,7 +249,12 @@ BenchTotals run_bench(const Context& context) {
     const auto start = std::chrono::steady_clock::now();
     BenchTotals totals;
     const Cublas cublas;
+#if TDLS_DEVICE_CUBLAS
     std::printf("benchmark: tdls (CUDA backend) against cuBLAS getrfBatched + getrsBatched, nrhs = 1\n");
+#else
+    std::printf("benchmark: tdls (CUDA backend) alone, nrhs = 1 (built without cuBLAS: its development files "
+                "were absent; the cuBLAS columns read 0)\n");
+#endif
     for (std::int64_t n : orders)
         for (int type = 0; type < 2; ++type) {
             BenchRow row =

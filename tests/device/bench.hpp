@@ -17,6 +17,8 @@ struct BenchRow {
     std::int64_t batch = 0;
     double tdls_seconds = 0, cublas_seconds = 0; // medians
     double tdls_worst_ratio = 0, cublas_worst_ratio = 0;
+    double predicted = 0;      // systems/s the roofline allows (roofline.hpp)
+    std::string kernel;        // the kernel the plan picks
     std::string problem; // "" when both solvers ran and passed their checks
 };
 

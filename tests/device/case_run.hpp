@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "gpu_run.hpp"
 #include "images.hpp"
 #include "negative_control.hpp"
+#include "sweep_plan.hpp"
 #include "tdls_calls.hpp"
 
 namespace tdls_device {
@@ -32,6 +34,7 @@ struct CaseData {
 /// What one case leaves for the totals.
 struct CaseOutcome {
     bool passed = true;
+    bool refused = false; // refused by design (refused_by_design), as predicted
     BackwardErrors backward;
     NegativeControls controls; // run only when asked
 };
@@ -156,6 +159,30 @@ CaseOutcome run_case(const Context& context, const Case& c, std::uint64_t seed, 
     outcome.passed = prepare_case(context.cpu, c, seed, data, fail);
     if (!outcome.passed) return outcome;
     const GpuRun run = run_on_gpu(c, data.g, data.input, data.gpu, way, context.cuda, stream);
+    if (refused_by_design(c, context.device)) {
+        // Expected: the refusal, with every operand as it was.
+        outcome.refused = true;
+        if (run.status != TDLS_ERROR_NOT_SUPPORTED) {
+            fail(std::string("the plan predicts TDLS_ERROR_NOT_SUPPORTED (no kernel fits the device), the CUDA "
+                             "backend returned ") +
+                 tdls_status_name(run.status) + (run.error.empty() ? "" : ": " + run.error));
+            outcome.passed = false;
+            return outcome;
+        }
+        const auto unchanged = [&](const char* what, const auto& before, const auto& after) {
+            // Bitwise: the images hold NaN guards, which never compare equal.
+            if (before.size() != after.size() ||
+                (!before.empty() && std::memcmp(before.data(), after.data(), before.size() * sizeof(before[0])) != 0)) {
+                fail(std::string("refused, but ") + what + " changed");
+                outcome.passed = false;
+            }
+        };
+        unchanged("A", data.input.a, data.gpu.a);
+        unchanged("ipiv", data.input.ipiv, data.gpu.ipiv);
+        unchanged("B", data.input.b, data.gpu.b);
+        unchanged("info", data.input.info, data.gpu.info);
+        return outcome;
+    }
     if (run.status != TDLS_SUCCESS) {
         fail(std::string("CUDA backend returned ") + tdls_status_name(run.status) + ": " + run.error);
         outcome.passed = false;

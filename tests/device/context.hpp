@@ -11,12 +11,15 @@
 
 #include <tdls/tdls.h>
 
+#include "plan.hpp"
+
 namespace tdls_device {
 
 struct Context {
     tdls_handle_t cpu = nullptr;  // TDLS_BACKEND_CPU: the reference run on host copies
     tdls_handle_t cuda = nullptr; // TDLS_BACKEND_CUDA, device 0, given the streams below in turn
     cudaStream_t streams[2] = {nullptr, nullptr}; // non-blocking user streams
+    tdls::runtime::DeviceProperties device{};     // device 0 as the plugin's plan sees it
 };
 
 /// Failures of a part of the suite: all are counted, the first few kept for

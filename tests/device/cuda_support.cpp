@@ -1,6 +1,8 @@
 // CUDA runtime helpers of the suite (see cuda_support.hpp).
 #include "cuda_support.hpp"
 
+#include "device_properties.hpp"
+
 #include <utility>
 
 namespace tdls_device {
@@ -55,6 +57,12 @@ std::string gpu_problem() {
                cudaGetErrorString(status) + ", error " + std::to_string(int(status)) + ")";
     if (devices == 0) return "cudaGetDeviceCount reports no CUDA device";
     return "";
+}
+
+tdls::runtime::DeviceProperties device0_properties() {
+    cudaDeviceProp p{};
+    TDLS_DEVICE_CUDA(cudaGetDeviceProperties(&p, 0));
+    return tdls::gpu_runtime::plan_properties(p);
 }
 
 } // namespace tdls_device

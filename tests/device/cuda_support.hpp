@@ -10,7 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "plan.hpp"
+
 namespace tdls_device {
+
+/// Device 0 as the plugin's plan sees it (kernels/gpu/device_properties.hpp).
+tdls::runtime::DeviceProperties device0_properties();
 
 /// A CUDA runtime failure outside the library under test.
 class CudaFailure : public std::runtime_error {

@@ -12,9 +12,11 @@
 #include "bench.hpp"
 #include "context.hpp"
 #include "cuda_support.hpp"
+#include "device_sets.hpp"
 #include "error_paths.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "roofline.hpp"
 #include "sweep.hpp"
 
 namespace {
@@ -81,7 +83,7 @@ int run(const Options& options) {
     try {
         first = std::make_unique<Stream>();
         second = std::make_unique<Stream>();
-        const Context context{cpu, cuda, {first->get(), second->get()}};
+        const Context context{cpu, cuda, {first->get(), second->get()}, device0_properties()};
         if (options.sweep) {
             const SweepTotals sweep = run_sweep(context, options.sweep_size);
             std::printf("%s\n", sweep.summary().c_str());
@@ -140,6 +142,10 @@ int main(int argc, char** argv) {
     }
     if (options->help) {
         std::printf("%s", usage);
+        return exit_passed;
+    }
+    if (options->model) {
+        std::printf("%s", model_table(tdls_test::devices::h200, h200_peaks).c_str());
         return exit_passed;
     }
     try {

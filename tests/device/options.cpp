@@ -28,6 +28,8 @@ std::optional<Options> parse_options(int argc, char** argv, std::string& error) 
                 return std::nullopt;
             }
             options.out = argv[++k];
+        } else if (argument == "--model") {
+            options.model = true;
         } else if (argument == "--help" || argument == "-h") {
             options.help = true;
         } else {

@@ -16,6 +16,7 @@ inline constexpr const char* usage =
     "  --bench     the benchmark against cuBLAS; alone, it replaces the sweep;\n"
     "              with --quick or --small, that sweep runs first\n"
     "  --out FILE  append a markdown section with the device and the results\n"
+    "  --model     print the performance model's table for the H200 (docs/gpu.md) and exit; no GPU needed\n"
     "exit status: 0 all checks passed, 1 a check failed, 2 no usable GPU or CUDA backend, 3 bad command "
     "line\n";
 
@@ -24,6 +25,7 @@ struct Options {
     SweepSize sweep_size = SweepSize::full;
     bool bench = false;
     bool help = false;
+    bool model = false;       // print the model table only
     std::string out;          // "" : no report file
     std::string command_line; // as typed, for the report
 };

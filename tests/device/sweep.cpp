@@ -28,10 +28,10 @@ std::string SweepTotals::summary() const {
     char line[512];
     std::snprintf(
         line, sizeof line,
-        "sweep %s: %lld/%lld cases run, %lld failed; %lld systems (%lld calls on the CUDA handle with "
+        "sweep %s: %lld/%lld cases run, %lld failed, %lld refused by design as predicted; %lld systems (%lld calls on the CUDA handle with "
         "a user stream, %lld on the NULL handle); %lld solutions checked, worst backward error ratio "
         "%.3g (bound %.0f); negative controls %d/%d detected; %.1f s; %s",
-        name(size), (long long)cases_run, (long long)cases_defined, (long long)cases_failed,
+        name(size), (long long)cases_run, (long long)cases_defined, (long long)cases_failed, (long long)cases_refused,
         (long long)systems, (long long)explicit_calls, (long long)default_calls, (long long)solutions_checked,
         worst_ratio, tdls::check::backward_error_bound, controls_detected, controls_run, seconds,
         passed() ? "PASS" : "FAIL");
@@ -76,6 +76,7 @@ SweepTotals run_sweep(const Context& context, SweepSize size) {
         totals.solutions_checked += outcome.backward.checked;
         totals.worst_ratio = std::max(totals.worst_ratio, outcome.backward.worst);
         if (!outcome.passed) ++totals.cases_failed;
+        if (outcome.refused) ++totals.cases_refused;
         if (with_controls) {
             controls_done = true;
             totals.controls_run = outcome.controls.run;

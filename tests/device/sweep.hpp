@@ -13,6 +13,7 @@ namespace tdls_device {
 struct SweepTotals {
     SweepSize size = SweepSize::full;
     std::int64_t cases_defined = 0, cases_run = 0, cases_failed = 0;
+    std::int64_t cases_refused = 0; // refused by design, as the plan predicts (passed)
     std::int64_t systems = 0;
     std::int64_t explicit_calls = 0, default_calls = 0;
     std::int64_t solutions_checked = 0;

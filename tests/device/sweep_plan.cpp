@@ -132,6 +132,11 @@ std::vector<Case> sweep_cases(SweepSize size) {
     return cases;
 }
 
+bool refused_by_design(const Case& c, const tdls::runtime::DeviceProperties& device) {
+    const bool packed = c.form == Form::interleaved || (c.form == Form::strided && c.pad == 0);
+    return !tdls::runtime::make_block_plan(c.n, c.dtype, device, packed).supported;
+}
+
 std::int64_t expected_case_count(SweepSize size) {
     if (size == SweepSize::small) return small_case_count;
     return std::int64_t(orders(size).size()) * std::int64_t(std::size(types)) *

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "geometry.hpp"
+#include "plan.hpp"
 
 namespace tdls_device {
 
@@ -25,6 +26,14 @@ std::vector<Case> sweep_cases(SweepSize size);
 /// (orders x types x layouts x variants), not from the list: the floor the
 /// run must reach.
 std::int64_t expected_case_count(SweepSize size);
+
+/// Whether the CUDA plugin refuses case c (TDLS_ERROR_NOT_SUPPORTED) by
+/// design on this device: its order takes the block kernel, whose system
+/// does not fit the block's shared memory, and the in-place fallback needs
+/// the matrix packed (lda = n, or interleaved). Predicted by the library's
+/// own plan (src/plan.cpp) from the device's properties: a refusal the plan
+/// does not predict, or a solve where it predicts one, fails the case.
+bool refused_by_design(const Case& c, const tdls::runtime::DeviceProperties& device);
 
 /// Systems per case: about a thousand for small n, where systems are
 /// cheap, down to a few dozen at n > 129.

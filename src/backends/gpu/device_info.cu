@@ -6,7 +6,7 @@
 #include <mutex>
 #include <vector>
 
-#include "gpu_runtime.hpp"
+#include "device_properties.hpp"
 
 namespace tdls::gpu_plugin {
 
@@ -22,27 +22,7 @@ DeviceInfo describe(int device) {
         return info;
     }
     info.name = p.name;
-    runtime::DeviceProperties& d = info.properties;
-    d.warp_size = p.warpSize;
-    d.max_threads_per_block = p.maxThreadsPerBlock;
-    d.multiprocessors = p.multiProcessorCount;
-    d.max_grid_x = p.maxGridSize[0];
-    d.max_grid_y = p.maxGridSize[1];
-#if defined(TDLS_COMPILER_HIP)
-    d.vendor = runtime::Vendor::Amd;
-    d.shared_memory_per_block = std::int64_t(p.sharedMemPerBlock);
-    d.shared_memory_per_multiprocessor = std::int64_t(p.maxSharedMemoryPerMultiProcessor);
-    d.registers_per_multiprocessor = p.regsPerBlock; // HIP 5 reports the register file per block only
-    d.max_registers_per_thread = max_registers_per_thread(p.gcnArchName);
-#else
-    d.vendor = runtime::Vendor::Nvidia;
-    // The opt-in limit: the launcher raises each kernel's limit when a block needs it.
-    d.shared_memory_per_block = std::int64_t(p.sharedMemPerBlockOptin);
-    d.shared_memory_per_multiprocessor = std::int64_t(p.sharedMemPerMultiprocessor);
-    d.registers_per_multiprocessor = p.regsPerMultiprocessor;
-    d.max_registers_per_thread = max_registers_per_thread("");
-#endif
-    d.cpu_threads = 0;
+    info.properties = gpu_runtime::plan_properties(p);
     info.valid = true;
     return info;
 }
@@ -84,16 +64,6 @@ const DeviceInfo& device_info(int device) {
         slot.info.properties.name = slot.info.name.c_str();
     });
     return slot.info;
-}
-
-int max_registers_per_thread(const std::string& architecture) {
-#if defined(TDLS_COMPILER_HIP)
-    const bool cdna_unified = architecture.rfind("gfx90a", 0) == 0 || architecture.rfind("gfx94", 0) == 0;
-    return cdna_unified ? 512 : 256;
-#else
-    (void)architecture;
-    return 255;
-#endif
 }
 
 } // namespace tdls::gpu_plugin

@@ -25,10 +25,4 @@ int devices();
 /// read on the first call for that device; thread-safe.
 const DeviceInfo& device_info(int device);
 
-/// 32-bit registers one thread may address on a device of this runtime: 255
-/// on every NVIDIA GPU since Kepler, 512 on CDNA2/CDNA3 (gfx90a, gfx94x:
-/// architectural and accumulation registers), 256 on other AMD GPUs. The
-/// runtimes do not report it.
-int max_registers_per_thread(const std::string& architecture);
-
 } // namespace tdls::gpu_plugin
