@@ -4,6 +4,9 @@
 # /usr and /usr/lib/<multiarch>, where CMake's HIP support expects one ROCm
 # root: a small shim folder in the build tree points it at the right places.
 set(TDLS_HIP_FOUND OFF)
+if(NOT TDLS_ENABLE_HIP)
+  return()
+endif()
 find_program(TDLS_HIP_CLANG NAMES clang++-15)
 execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-multiarch
                 OUTPUT_VARIABLE TDLS_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
