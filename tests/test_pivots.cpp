@@ -127,3 +127,34 @@ TEST_CASE("order_from_checked_swap_sequence: the order of valid pivots, false fo
     }
     REQUIRE(checked == 9 + 5 * 45);
 }
+
+TEST_CASE("swap_sequence_in_place: the same sequence in place; garbage entries never used as indices",
+          "[pivots]") {
+    std::mt19937 random(7);
+    int checked = 0;
+    for (int n = 1; n <= 33; ++n) {
+        std::vector<int> order(static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        std::shuffle(order.begin(), order.end(), random);
+        const std::vector<std::int32_t> expected = sequence_of(order);
+        std::vector<std::int32_t> in_place(order.begin(), order.end());
+        std::vector<int> position_of(std::size_t(n), -1), row_at(std::size_t(n), -1);
+        tdls::kernels::swap_sequence_in_place(in_place.data(), 1, n, position_of.data(), row_at.data());
+        REQUIRE(in_place == expected);
+        // Entries overwritten behind the conversion's back (pivots inside
+        // another system's B): exact-size scratch, so that ASan sees any index
+        // outside it; every output entry stays a valid LAPACK pivot.
+        std::vector<std::int32_t> spoiled(order.begin(), order.end());
+        spoiled[std::size_t(n / 2)] = n;                                   // one past the last row
+        if (n > 1) spoiled[0] = -5;                                        // negative
+        if (n > 2) spoiled[std::size_t(n - 1)] = std::numeric_limits<std::int32_t>::max();
+        tdls::kernels::swap_sequence_in_place(spoiled.data(), 1, n, position_of.data(), row_at.data());
+        for (int k = 0; k < n; ++k) {
+            REQUIRE(spoiled[std::size_t(k)] >= 1);
+            REQUIRE(spoiled[std::size_t(k)] <= n);
+        }
+        CHECK(spoiled[std::size_t(n / 2)] == n / 2 + 1); // the identity step where the entry was garbage
+        ++checked;
+    }
+    CHECK(checked == 33);
+}

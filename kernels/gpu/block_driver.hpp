@@ -95,6 +95,7 @@ struct BlockDriver {
         if (thread != 0) return;
         ops.info[s] = info;
         if (v.ipiv != nullptr) {
+            // From the order in shared memory: each pivot written once, none read back.
             int* position_of = reinterpret_cast<int*>(work + barrier_workspace_elements);
             swap_sequence_from_order(order, n, v.ipiv, v.ipiv_step, position_of, position_of + n);
         }
@@ -102,15 +103,19 @@ struct BlockDriver {
 
   private:
     /// Copies the matrix between the caller's storage and the packed copy
-    /// (column c at c * n), the block's threads striding over the elements so
-    /// that consecutive threads touch consecutive rows.
+    /// (column c at c * n). The block has one thread per row (plan.threads
+    /// == n), so no element index is divided: for column-major storage
+    /// thread t moves row t of every column (consecutive threads touch
+    /// consecutive addresses of the caller's column), for row-major storage
+    /// column t of every row (consecutive addresses of the caller's row).
     TDLS_HOST_DEVICE static void copy_matrix(const SystemView<T>& v, int n, int thread, int threads, T* packed,
                                              bool load) {
-        const std::int64_t elements = std::int64_t(n) * n;
-        for (std::int64_t e = thread; e < elements; e += threads) {
-            const std::int64_t r = e % n;
-            const std::int64_t c = e / n;
-            T& mine = packed[e];
+        (void)threads; // == n: runtime::make_block_plan
+        const bool rows_contiguous = v.a_col == 1 && v.a_row != 1;
+        for (int k = 0; k < n; ++k) {
+            const int r = rows_contiguous ? k : thread;
+            const int c = rows_contiguous ? thread : k;
+            T& mine = packed[std::int64_t(c) * n + r];
             T& theirs = v.A[r * v.a_row + c * v.a_col];
             if (load)
                 mine = theirs;

@@ -145,7 +145,9 @@ struct RegisterDriver {
 
     /// The group writes the order of its rows into the caller's pivots, then
     /// its first thread turns it into LAPACK's swap sequence in place, with
-    /// the (now free) workspace as scratch.
+    /// the (now free) workspace as scratch. What it reads back is caller
+    /// memory: swap_sequence_in_place never uses an entry outside 0..N-1 as
+    /// an index (pivots overlapping another system's B could have changed).
     TDLS_HOST_DEVICE static void write_pivots(const SystemView<T>& v, int tx, const int* order, T* work) {
         TDLS_GPU_UNROLL
         for (int K = 0; K < R; ++K) {
