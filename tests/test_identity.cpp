@@ -54,13 +54,18 @@ TEST_CASE("every rows_per_thread gives the same bits", "[identity]") {
         const auto p = problem(N, kind, 1);
         const auto base = run<Static<N, 1>, false, false, false>(p, Entry::Solve);
         REQUIRE(base.info == 0);
+        // Sanitized builds keep 2 (several threads), 5 (phantom rows) and 16
+        // (one thread, phantom rows): each instance is minutes of
+        // instrumented compile (docs/ci.md); release builds check all seven.
         const Outcome<double> others[] = {
             run<Static<N, 2>, false, false, false>(p, Entry::Solve),
+#ifndef TDLS_TEST_NARROW_SANITIZED
             run<Static<N, 3>, false, false, false>(p, Entry::Solve),
             run<Static<N, 4>, false, false, false>(p, Entry::Solve),
-            run<Static<N, 5>, false, false, false>(p, Entry::Solve),
             run<Static<N, 7>, false, false, false>(p, Entry::Solve),
             run<Static<N, 13>, false, false, false>(p, Entry::Solve),
+#endif
+            run<Static<N, 5>, false, false, false>(p, Entry::Solve),
             run<Static<N, 16>, false, false, false>(p, Entry::Solve),
         };
         for (const auto& o : others) {
@@ -68,7 +73,11 @@ TEST_CASE("every rows_per_thread gives the same bits", "[identity]") {
             ++cases;
         }
     }
+#ifndef TDLS_TEST_NARROW_SANITIZED
     REQUIRE(cases == 3 * 7);
+#else
+    REQUIRE(cases == 3 * 3);
+#endif
 }
 
 TEST_CASE("logical and physical interchanges give the same rows and solutions", "[identity]") {

@@ -93,9 +93,17 @@ int compare_thresholds() {
 
 TEST_CASE("a runtime pivot threshold equals the same compile-time threshold, bitwise", "[threshold]") {
     int checked = 0;
+    int configurations = 0;
+#ifndef TDLS_TEST_NARROW_SANITIZED
+    // Release builds: both interchanges in both layouts, both types.
     checked += compare_thresholds<double, 8, RowInterchange::Physical, MatrixLayout::ColMajor>();
-    checked += compare_thresholds<double, 8, RowInterchange::Physical, MatrixLayout::RowMajor>();
     checked += compare_thresholds<float, 12, RowInterchange::Logical, MatrixLayout::ColMajor>();
+    configurations += 2;
+#endif
+    // Sanitized builds keep one configuration per interchange (each fully
+    // unrolled instance costs minutes of instrumented compile; docs/ci.md).
+    checked += compare_thresholds<double, 8, RowInterchange::Physical, MatrixLayout::RowMajor>();
     checked += compare_thresholds<double, 5, RowInterchange::Logical, MatrixLayout::RowMajor>();
-    REQUIRE(checked == 4 * 3 * 10);
+    configurations += 2;
+    REQUIRE(checked == configurations * 3 * 10);
 }

@@ -260,8 +260,11 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[g
     REQUIRE(tally.controls >= 2 * (7 * 5 * 3 + 7 * 4 * 2));
 }
 
-TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "[gesv][dynamic]", float,
-                   double) {
+// [cooperative]: orders above the SIMD kernels' 64, which every CPU family
+// serves with the same cooperative kernel (tests/capi/CMakeLists.txt runs
+// them once, not once per family).
+TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "[gesv][dynamic][cooperative]",
+                   float, double) {
     // Fewer right-hand-side counts and one call per form here: a call costs
     // up to 7 x 2/3 n^3 flops, 0.15 s at n = 256.
     Tally tally;
