@@ -22,7 +22,12 @@ done
 header=$(dirname "$0")/../../include/tdls/tdls.h
 mapfile -t declared < <(grep -oE 'TDLS_API [^(]*\(' "$header" | grep -oE 'tdls_[a-z_]+\($' | tr -d '(')
 (( ${#declared[@]} == 16 )) || fail "found ${#declared[@]} declarations (expected 16) in tdls.h"
+# A lookup table, not `printf | grep -q`: under pipefail, grep -q leaving at
+# its first match kills printf with SIGPIPE and the pipeline then fails at
+# random (CI stop 29 failed this way on an exported symbol).
+declare -A exported=()
+for symbol in "${symbols[@]}"; do exported[$symbol]=1; done
 for function in "${declared[@]}"; do
-  printf '%s\n' "${symbols[@]}" | grep -qx "$function" || fail "$function is declared but not exported"
+  [[ -n ${exported[$function]:-} ]] || fail "$function is declared but not exported"
 done
 echo "check_exports: ${#symbols[@]} symbols, all tdls_*; ${#declared[@]} declared functions exported; SONAME $soname"
