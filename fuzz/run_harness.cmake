@@ -1,9 +1,11 @@
 # One bounded libFuzzer run, as a ctest test (fuzz/CMakeLists.txt):
-#   cmake -DHARNESS=<exe> -DNAME=<test> -DCORPUS=<dir> -DSCRATCH=<dir> -DSECONDS=<s>
-#         [-DEXPECT_ORACLE_FAILURE=ON] -P run_harness.cmake
-# The committed corpus is copied to SCRATCH/corpus, where libFuzzer adds what
-# it finds (the repository's copy is never written); crash inputs land in
-# SCRATCH/artifacts; the whole log in SCRATCH/log.txt.
+#   cmake -DHARNESS=<exe> -DNAME=<test> -DCORPUS=<dir> [-DREGRESSIONS=<dir>] -DSCRATCH=<dir>
+#         -DSECONDS=<s> [-DEXPECT_ORACLE_FAILURE=ON] -P run_harness.cmake
+# The committed corpus, and the past findings in REGRESSIONS where that
+# folder exists, are copied to SCRATCH/corpus, where libFuzzer adds what it
+# finds (the repository's copy is never written); libFuzzer runs every one of
+# them before it mutates, so a finding that comes back fails at once. Crash
+# inputs land in SCRATCH/artifacts; the whole log in SCRATCH/log.txt.
 file(REMOVE_RECURSE ${SCRATCH})
 file(MAKE_DIRECTORY ${SCRATCH}/corpus ${SCRATCH}/artifacts)
 file(GLOB seeds ${CORPUS}/*)
@@ -12,6 +14,10 @@ if(seed_count EQUAL 0)
   message(FATAL_ERROR "${NAME}: the corpus ${CORPUS} is empty")
 endif()
 file(COPY ${seeds} DESTINATION ${SCRATCH}/corpus)
+if(REGRESSIONS AND IS_DIRECTORY ${REGRESSIONS})
+  file(GLOB findings ${REGRESSIONS}/*)
+  file(COPY ${findings} DESTINATION ${SCRATCH}/corpus)
+endif()
 
 execute_process(
   COMMAND ${HARNESS} -max_total_time=${SECONDS} -rss_limit_mb=2048 -timeout=10 -print_final_stats=1

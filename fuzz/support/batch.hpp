@@ -36,9 +36,12 @@ inline std::int64_t fold_order(std::int64_t n) {
 /// Moves an oversized leading dimension or stride back to within 8 of its
 /// minimum (keeping its excess mod 9, so the decoded padding still varies);
 /// false when it is already there, so a caller tries the next knob.
+/// The excess is taken in unsigned arithmetic: value - minimum can exceed
+/// INT64_MAX (a minimum saturated at INT64_MIN), and it is below 2^64.
 inline bool shrink_towards(std::int64_t& value, std::int64_t minimum) {
     if (value <= saturated_add(minimum, 8)) return false;
-    value = minimum + (value - minimum) % 9;
+    const std::uint64_t excess = std::uint64_t(value) - std::uint64_t(minimum);
+    value = minimum + std::int64_t(excess % 9);
     return true;
 }
 

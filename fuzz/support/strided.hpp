@@ -38,10 +38,14 @@ inline void fit_strided(CallShape& c) {
         const bool too_big = f.A > element_cap || f.B > element_cap || f.ipiv > element_cap ||
                              saturated_mul(c.batch, work_of(c.n, c.has_b() ? c.nrhs : 0)) > work_cap;
         if (!too_big) return;
-        if (shrink_towards(c.lda, c.n) || shrink_towards(c.ldb, c.row_major() ? c.nrhs : c.n)) continue;
+        // ldb and strideB only where the call has a B: getrf's are not
+        // checked, so any value (ldb * columns down to INT64_MIN) is valid
+        // there and no footprint depends on them.
+        if (shrink_towards(c.lda, c.n) || (c.has_b() && shrink_towards(c.ldb, c.row_major() ? c.nrhs : c.n)))
+            continue;
         if (c.batch > 1 &&
             (shrink_towards(c.strideA, saturated_mul(c.lda, c.n)) || shrink_towards(c.strideIpiv, c.n) ||
-             shrink_towards(c.strideB, saturated_mul(c.ldb, c.b_columns()))))
+             (c.has_b() && shrink_towards(c.strideB, saturated_mul(c.ldb, c.b_columns())))))
             continue;
         if (!shrink_nrhs_then_batch(c.nrhs, c.batch)) return; // n <= order_cap: cannot happen
     }
