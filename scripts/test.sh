@@ -10,7 +10,7 @@
 #            (the static reference sweep narrowed to its extremes; the ci
 #            stage sweeps every order);
 #   fuzz     clang, ASan + UBSan: the libFuzzer harnesses, a bounded run each
-#            (TDLS_FUZZ_SECONDS, default 60) from the committed corpus.
+#            (TDLS_FUZZ_SECONDS, default 30) from the committed corpus.
 # Any sanitizer report, fuzzer finding or failed check fails the script.
 # Each stage prints its build and test times and where its compile time went
 # (scripts/build-times); docs/ci.md records them.

@@ -157,11 +157,18 @@ TEST_CASE("every residency, entry point and barrier gives the same bits", "[iden
                 }
         CHECK(same_outcome(solve_inplace, solve));
     };
+    // Each solver is 64 instantiations (entry x residency x barrier):
+    // sanitized builds keep a logical static and a physical dynamic one.
     check_solver(std::type_identity<Static<7, 2, RowInterchange::Logical, MatrixLayout::RowMajor, true>>{});
-    check_solver(std::type_identity<Static<7, 3, RowInterchange::Physical, MatrixLayout::ColMajor>>{});
     check_solver(std::type_identity<Dynamic<2, RowInterchange::Physical, MatrixLayout::RowMajor>>{});
+#ifndef TDLS_TEST_NARROW_SANITIZED
+    check_solver(std::type_identity<Static<7, 3, RowInterchange::Physical, MatrixLayout::ColMajor>>{});
     check_solver(std::type_identity<Dynamic<1, RowInterchange::Logical, MatrixLayout::ColMajor>>{});
-    REQUIRE(cases == 4 * 4 * 8 * 2);
+    constexpr int solvers = 4;
+#else
+    constexpr int solvers = 2;
+#endif
+    REQUIRE(cases == solvers * 4 * 8 * 2);
 }
 
 TEST_CASE("runtime and compile-time element strides give the same bits", "[identity][stride]") {

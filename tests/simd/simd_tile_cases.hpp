@@ -210,7 +210,16 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
     Counts counts;
     std::vector<int> sizes(20);
     std::iota(sizes.begin(), sizes.end(), 1);
+#ifndef TDLS_TEST_NARROW_SANITIZED
     for (const int n : {24, 31, 32, 33, 40, 47, 48, 55, 63, 64}) sizes.push_back(n);
+    constexpr int expected_orders = 30;
+#else
+    // Sanitized builds keep the orders around 32 and 64 (a vector's rows
+    // and the kernels' largest order): the others are most of the n^3 of
+    // a run that took 115 s under ASan (docs/ci.md); release runs all.
+    for (const int n : {31, 32, 33, 63, 64}) sizes.push_back(n);
+    constexpr int expected_orders = 25;
+#endif
     int orders = 0;
     for (const int n : sizes) {
         ++orders;
@@ -241,7 +250,7 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
     }
     INFO("orders " << orders << ", cases " << counts.cases);
     CHECK(counts.mismatches == 0);
-    REQUIRE(orders == 30);
+    REQUIRE(orders == expected_orders);
     REQUIRE(counts.cases == orders * 2 * (3 * 3 + 7) * 2);
 }
 
