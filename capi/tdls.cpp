@@ -165,6 +165,66 @@ tdls_status_t tdls_batched_gesv_interleaved(tdls_handle_t handle, tdls_dtype_t d
 }
 TDLS_GUARD("tdls_batched_gesv_interleaved")
 
+// The solve shells: the kernels never write A under Operation::Solve, so the
+// const of the signature is cast away only to fit the shared operand record.
+tdls_status_t tdls_batched_solve(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout, int64_t n,
+                                 int64_t nrhs, const void* A, int64_t lda, int64_t strideA, void* B, int64_t ldb,
+                                 int64_t strideB, int32_t* info, int64_t batch) try {
+    BatchCall call;
+    call.operation = Operation::Solve;
+    call.operands = {.form = BatchForm::Strided,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A = const_cast<void*>(A),
+                     .lda = lda,
+                     .strideA = strideA,
+                     .B = B,
+                     .ldb = ldb,
+                     .strideB = strideB,
+                     .info = info};
+    rt::solve("tdls_batched_solve", handle, dtype, layout, call);
+    return TDLS_SUCCESS;
+}
+TDLS_GUARD("tdls_batched_solve")
+
+tdls_status_t tdls_batched_solve_ptr(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout, int64_t n,
+                                     int64_t nrhs, const void* const* A_array, int64_t lda, void* const* B_array,
+                                     int64_t ldb, int32_t* info, int64_t batch) try {
+    BatchCall call;
+    call.operation = Operation::Solve;
+    call.operands = {.form = BatchForm::Pointers,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A_array = const_cast<void* const*>(A_array),
+                     .lda = lda,
+                     .B_array = B_array,
+                     .ldb = ldb,
+                     .info = info};
+    rt::solve("tdls_batched_solve_ptr", handle, dtype, layout, call);
+    return TDLS_SUCCESS;
+}
+TDLS_GUARD("tdls_batched_solve_ptr")
+
+tdls_status_t tdls_batched_solve_interleaved(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
+                                             int64_t n, int64_t nrhs, const void* A, void* B, int32_t* info,
+                                             int64_t batch, int64_t block) try {
+    BatchCall call;
+    call.operation = Operation::Solve;
+    call.operands = {.form = BatchForm::Interleaved,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A = const_cast<void*>(A),
+                     .B = B,
+                     .info = info,
+                     .block = block};
+    rt::solve("tdls_batched_solve_interleaved", handle, dtype, layout, call);
+    return TDLS_SUCCESS;
+}
+TDLS_GUARD("tdls_batched_solve_interleaved")
+
 tdls_status_t tdls_batched_getrf(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout, int64_t n,
                                  void* A, int64_t lda, int64_t strideA, int32_t* ipiv, int64_t strideIpiv,
                                  int32_t* info, int64_t batch) try {

@@ -1,10 +1,12 @@
 ! The Fortran interface of libtdls (`use tdls`): bind(c) interfaces to every
 ! function of tdls/tdls.h with its enum values, and the generic conveniences
-! tdls_gesv, tdls_getrf and tdls_getrs on contiguous real(4) / real(8)
-! arrays, column-major, through the default context (CPU for host arrays).
+! tdls_gesv, tdls_solve, tdls_getrf and tdls_getrs on contiguous real(4) /
+! real(8) arrays, column-major, through the default context (CPU for host
+! arrays).
 !
 !   call tdls_gesv(A, ipiv, B, info [, status])   A(n,n,batch), B(n,nrhs,batch) or B(n,batch),
 !                                                 ipiv(n,batch), info(batch)
+!   call tdls_solve(A, B, info [, status])        gesv's B and info; A intent(in), not written
 !   call tdls_getrf(A, ipiv, info [, status])     factors only
 !   call tdls_getrs(A, ipiv, B [, status])        solves from the factors of tdls_getrf (or LAPACK)
 !
@@ -38,8 +40,9 @@ module tdls
     public :: tdls_create, tdls_destroy, tdls_set_stream, tdls_get_backend, tdls_set_pivot_threshold
     public :: tdls_set_num_threads
     public :: tdls_batched_gesv, tdls_batched_gesv_ptr, tdls_batched_gesv_interleaved
+    public :: tdls_batched_solve, tdls_batched_solve_ptr, tdls_batched_solve_interleaved
     public :: tdls_batched_getrf, tdls_batched_getrs
-    public :: tdls_gesv, tdls_getrf, tdls_getrs, tdls_error_message, tdls_string
+    public :: tdls_gesv, tdls_solve, tdls_getrf, tdls_getrs, tdls_error_message, tdls_string
 
     ! ---- the C ABI: pointers are type(c_ptr) by value (c_loc(array) or c_null_ptr),
     ! enums integer(c_int), int64_t integer(c_int64_t) ------------------------
@@ -115,6 +118,29 @@ module tdls
             integer(c_int), value :: dtype, layout
             integer(c_int64_t), value :: n, nrhs, batch, block
         end function
+        integer(c_int) function tdls_batched_solve(handle, dtype, layout, n, nrhs, A, lda, strideA, B, ldb, &
+                                                   strideB, info, batch) bind(c, name='tdls_batched_solve')
+            import :: c_int, c_int64_t, c_ptr
+            type(c_ptr), value :: handle, A, B, info
+            integer(c_int), value :: dtype, layout
+            integer(c_int64_t), value :: n, nrhs, lda, strideA, ldb, strideB, batch
+        end function
+        integer(c_int) function tdls_batched_solve_ptr(handle, dtype, layout, n, nrhs, A_array, lda, &
+                                                       B_array, ldb, info, batch) &
+            bind(c, name='tdls_batched_solve_ptr')
+            import :: c_int, c_int64_t, c_ptr
+            type(c_ptr), value :: handle, A_array, B_array, info
+            integer(c_int), value :: dtype, layout
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
+        end function
+        integer(c_int) function tdls_batched_solve_interleaved(handle, dtype, layout, n, nrhs, A, B, info, &
+                                                               batch, block) &
+            bind(c, name='tdls_batched_solve_interleaved')
+            import :: c_int, c_int64_t, c_ptr
+            type(c_ptr), value :: handle, A, B, info
+            integer(c_int), value :: dtype, layout
+            integer(c_int64_t), value :: n, nrhs, batch, block
+        end function
         integer(c_int) function tdls_batched_getrf(handle, dtype, layout, n, A, lda, strideA, ipiv, &
                                                    strideIpiv, info, batch) bind(c, name='tdls_batched_getrf')
             import :: c_int, c_int64_t, c_ptr
@@ -140,6 +166,9 @@ module tdls
     interface tdls_gesv
         module procedure gesv_r4, gesv_r8, gesv_r4_1rhs, gesv_r8_1rhs
     end interface
+    interface tdls_solve
+        module procedure solve_r4, solve_r8, solve_r4_1rhs, solve_r8_1rhs
+    end interface
     interface tdls_getrf
         module procedure getrf_r4, getrf_r8
     end interface
@@ -147,7 +176,7 @@ module tdls
         module procedure getrs_r4, getrs_r8, getrs_r4_1rhs, getrs_r8_1rhs
     end interface
 
-    integer, parameter :: op_gesv = 1, op_getrf = 2, op_getrs = 3
+    integer, parameter :: op_gesv = 1, op_getrf = 2, op_getrs = 3, op_solve = 4
 
 contains
 
@@ -211,6 +240,46 @@ contains
                  size(info, kind=c_int64_t), address_r4(A), c_loc_i4(ipiv), address_r4_2(B), c_loc_i4(info), status)
     end subroutine
 
+    ! tdls_solve has no pivots: run() is given ipiv's shape as A's n x batch and
+    ! a NULL ipiv, which tdls_batched_solve never takes.
+    subroutine solve_r8(A, B, info, status)
+        real(c_double), intent(in), target, contiguous :: A(:, :, :)
+        real(c_double), intent(inout), target, contiguous :: B(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_FLOAT64, shape(A, c_int64_t), shape(B, c_int64_t), pivots_shape(shape(A, c_int64_t)), &
+                 size(info, kind=c_int64_t), address_r8(A), c_null_ptr, address_r8(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine solve_r4(A, B, info, status)
+        real(c_float), intent(in), target, contiguous :: A(:, :, :)
+        real(c_float), intent(inout), target, contiguous :: B(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_FLOAT32, shape(A, c_int64_t), shape(B, c_int64_t), pivots_shape(shape(A, c_int64_t)), &
+                 size(info, kind=c_int64_t), address_r4(A), c_null_ptr, address_r4(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine solve_r8_1rhs(A, B, info, status)
+        real(c_double), intent(in), target, contiguous :: A(:, :, :)
+        real(c_double), intent(inout), target, contiguous :: B(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_FLOAT64, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), &
+                 pivots_shape(shape(A, c_int64_t)), size(info, kind=c_int64_t), address_r8(A), c_null_ptr, &
+                 address_r8_2(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine solve_r4_1rhs(A, B, info, status)
+        real(c_float), intent(in), target, contiguous :: A(:, :, :)
+        real(c_float), intent(inout), target, contiguous :: B(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_FLOAT32, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), &
+                 pivots_shape(shape(A, c_int64_t)), size(info, kind=c_int64_t), address_r4(A), c_null_ptr, &
+                 address_r4_2(B), c_loc_i4(info), status)
+    end subroutine
+
     subroutine getrf_r8(A, ipiv, info, status)
         real(c_double), intent(inout), target, contiguous :: A(:, :, :)
         integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
@@ -268,6 +337,13 @@ contains
     end subroutine
 
     ! ---- helpers ----------------------------------------------------------------
+
+    !> The n x batch shape pivots of A(n, n, batch) would have (tdls_solve has none).
+    pure function pivots_shape(a_shape) result(p)
+        integer(c_int64_t), intent(in) :: a_shape(3)
+        integer(c_int64_t) :: p(2)
+        p = [a_shape(2), a_shape(3)]
+    end function
 
     !> B(n, batch) seen as B(n, 1, batch).
     pure function one_rhs(b_shape) result(full)
@@ -339,6 +415,8 @@ contains
             caller = 'tdls_gesv'
         case (op_getrf)
             caller = 'tdls_getrf'
+        case (op_solve)
+            caller = 'tdls_solve'
         case default
             caller = 'tdls_getrs'
         end select
@@ -363,6 +441,9 @@ contains
             case (op_gesv)
                 s = tdls_batched_gesv(c_null_ptr, dtype, TDLS_COL_MAJOR, n, nrhs, A, n, n*n, ipiv, n, B, n, &
                                       n*nrhs, info, batch)
+            case (op_solve)
+                s = tdls_batched_solve(c_null_ptr, dtype, TDLS_COL_MAJOR, n, nrhs, A, n, n*n, B, n, n*nrhs, info, &
+                                       batch)
             case (op_getrf)
                 s = tdls_batched_getrf(c_null_ptr, dtype, TDLS_COL_MAJOR, n, A, n, n*n, ipiv, n, info, batch)
             case default

@@ -203,6 +203,32 @@ TDLS_API tdls_status_t tdls_batched_gesv_interleaved(tdls_handle_t handle, tdls_
                                                      int32_t* ipiv, void* B, int32_t* info, int64_t batch,
                                                      int64_t block);
 
+/* ---- solving with A read-only -------------------------------------------
+ * For callers who want X only: A is never written and there are no pivots;
+ * B_s and info[s] end exactly (bitwise) as tdls_batched_gesv leaves them for
+ * the same operands, threshold and backend. At small n this moves about half
+ * of gesv's memory traffic. Same validation order as gesv, without the pivot
+ * checks; nrhs == 0 computes info only. A GPU backend solves an order whose
+ * matrix fits a block's shared memory (e.g. n <= 165 in double on an H100);
+ * a larger one is TDLS_ERROR_NOT_SUPPORTED there (gesv's in-place fallback
+ * would write A). */
+
+/** Strided batch: system s at A + s*strideA, B + s*strideB. */
+TDLS_API tdls_status_t tdls_batched_solve(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
+                                          int64_t n, int64_t nrhs, const void* A, int64_t lda, int64_t strideA,
+                                          void* B, int64_t ldb, int64_t strideB, int32_t* info, int64_t batch);
+
+/** Pointer arrays: system s at A_array[s], B_array[s]. */
+TDLS_API tdls_status_t tdls_batched_solve_ptr(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
+                                              int64_t n, int64_t nrhs, const void* const* A_array, int64_t lda,
+                                              void* const* B_array, int64_t ldb, int32_t* info, int64_t batch);
+
+/** Interleaved batch in blocks of `block` systems, as tdls_batched_gesv_interleaved. */
+TDLS_API tdls_status_t tdls_batched_solve_interleaved(tdls_handle_t handle, tdls_dtype_t dtype,
+                                                      tdls_layout_t layout, int64_t n, int64_t nrhs,
+                                                      const void* A, void* B, int32_t* info, int64_t batch,
+                                                      int64_t block);
+
 /** Factors only: A and ipiv and info as tdls_batched_gesv leaves them. */
 TDLS_API tdls_status_t tdls_batched_getrf(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
                                           int64_t n, void* A, int64_t lda, int64_t strideA, int32_t* ipiv,

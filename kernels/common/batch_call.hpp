@@ -9,7 +9,14 @@ enum class Operation {
     Gesv,  ///< factor and solve; nrhs == 0 factors only
     Getrf, ///< factor
     Getrs, ///< solve from LAPACK-format factors and pivots
+    Solve, ///< gesv's X and info with A read-only: factors in scratch, no pivots
 };
+
+/// Whether the operation writes the caller's A (and pivots): gesv and getrf
+/// do; getrs and solve only read A.
+TDLS_HOST_DEVICE constexpr bool writes_factors(Operation operation) noexcept {
+    return operation == Operation::Gesv || operation == Operation::Getrf;
+}
 
 struct BatchCall {
     Operation operation = Operation::Gesv;

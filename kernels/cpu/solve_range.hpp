@@ -25,6 +25,9 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
         case Operation::Getrf:
             ops.info[s] = Solver::gesv(view, n, 0, tau, scratch);
             break;
+        case Operation::Solve:
+            ops.info[s] = Solver::solve(view, n, ops.nrhs, tau, scratch);
+            break;
         case Operation::Getrs:
             // getrs has no info: a system whose pivots turn out invalid
             // here keeps its B untouched (tdls.h).

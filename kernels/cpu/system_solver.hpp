@@ -49,8 +49,10 @@ struct SystemSolver {
         bool staged;
     };
 
-    static Matrix load_matrix(const SystemView<T>& v, int n, Scratch& scratch) {
-        if (v.matrix_is_packed(n)) return {v.A, v.a_row, false};
+    /// read_only: always a packed copy, so that the caller's matrix is never
+    /// written (tdls_batched_solve).
+    static Matrix load_matrix(const SystemView<T>& v, int n, Scratch& scratch, bool read_only = false) {
+        if (!read_only && v.matrix_is_packed(n)) return {v.A, v.a_row, false};
         T* packed = scratch.packed_matrix();
         for (int c = 0; c < n; ++c)
             for (int r = 0; r < n; ++r) packed[c * n + r] = v.A[r * v.a_row + c * v.a_col];
@@ -66,26 +68,20 @@ struct SystemSolver {
     /// Factors the system and solves its nrhs right-hand sides (none: factor
     /// only). Returns LAPACK's info.
     static int gesv(const SystemView<T>& v, int n, std::int64_t nrhs, T tau, Scratch& scratch) {
-        AloneInGroup sync;
         const Matrix m = load_matrix(v, n, scratch);
-        int info;
-        if (nrhs == 1) {
-            // The first triangular solve rides along with the factorization.
-            info = Driver::template solve<false, false, false, runtime, runtime, runtime>(
-                       n, 0, m.data, m.step, scratch.order(), 1, v.B, v.B, v.b_row, scratch.work(), sync, tau)
-                       .info;
-        } else {
-            info = Driver::template factorize<false, false, runtime, runtime>(
-                       n, 0, m.data, m.step, scratch.order(), 1, scratch.work(), sync, tau)
-                       .info;
-            if (info == 0)
-                for (std::int64_t k = 0; k < nrhs; ++k) substitute(m, v.B + k * v.b_col, v.b_row, n, scratch);
-        }
+        const int info = factor_and_solve(m, v, n, nrhs, tau, scratch);
         store_matrix(m, v, n);
         if (v.ipiv)
             swap_sequence_from_order(scratch.order(), n, v.ipiv, v.ipiv_step, scratch.position_of(),
                                      scratch.row_at());
         return info;
+    }
+
+    /// gesv's X and info with the caller's A only read: the same arithmetic
+    /// on a packed copy (hence bitwise gesv's X), which is then dropped.
+    static int solve(const SystemView<T>& v, int n, std::int64_t nrhs, T tau, Scratch& scratch) {
+        const Matrix m = load_matrix(v, n, scratch, true);
+        return factor_and_solve(m, v, n, nrhs, tau, scratch);
     }
 
     /// Solves from LAPACK-format factors and pivots. Validation checked the
@@ -100,6 +96,27 @@ struct SystemSolver {
     }
 
   private:
+    /// Factors m (the order of its rows into scratch.order()) and solves the
+    /// nrhs columns of v's B (none: factor only); returns LAPACK's info.
+    static int factor_and_solve(const Matrix& m, const SystemView<T>& v, int n, std::int64_t nrhs, T tau,
+                                Scratch& scratch) {
+        AloneInGroup sync;
+        int info;
+        if (nrhs == 1) {
+            // The first triangular solve rides along with the factorization.
+            info = Driver::template solve<false, false, false, runtime, runtime, runtime>(
+                       n, 0, m.data, m.step, scratch.order(), 1, v.B, v.B, v.b_row, scratch.work(), sync, tau)
+                       .info;
+        } else {
+            info = Driver::template factorize<false, false, runtime, runtime>(
+                       n, 0, m.data, m.step, scratch.order(), 1, scratch.work(), sync, tau)
+                       .info;
+            if (info == 0)
+                for (std::int64_t k = 0; k < nrhs; ++k) substitute(m, v.B + k * v.b_col, v.b_row, n, scratch);
+        }
+        return info;
+    }
+
     static void substitute(const Matrix& m, T* column, std::int64_t step, int n, Scratch& scratch) {
         AloneInGroup sync;
         Driver::template substitute<false, false, false, runtime, runtime, runtime>(

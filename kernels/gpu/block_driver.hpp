@@ -3,8 +3,8 @@
 // instance): one system per block, the whole block its group (one row per
 // thread, runtime::BlockPlan), the dynamic solver working on a packed copy of
 // the matrix in shared memory, or in place in device memory when the copy does
-// not fit and the caller's matrix is packed. Same results and conventions as
-// the register driver.
+// not fit and the caller's matrix is packed (never for a solve, whose A is
+// read-only). Same results and conventions as the register driver.
 //
 // Host-device, with the block barrier as an argument: __syncthreads on the
 // device, a std::barrier of CPU threads in the tests.
@@ -51,6 +51,12 @@ struct BlockDriver {
             return;
         }
         const bool staged = plan.matrix == runtime::MatrixPlace::Shared;
+        if (!staged && !writes_factors(call.operation) && call.operation != Operation::Getrs) {
+            // A solve would factor the caller's read-only A: the plugin never
+            // plans one in place (make_block_plan with matrix_packed false).
+            if (thread == 0) ops.info[s] = -1;
+            return;
+        }
         T* matrix = staged ? reinterpret_cast<T*>(shared + plan.matrix_offset_bytes) : v.A;
         const std::int64_t step = staged ? 1 : v.a_row; // packed: column c starts at c * n * step
 
@@ -72,7 +78,7 @@ struct BlockDriver {
             block_barrier();
         }
         const T tau = T(call.pivot_threshold);
-        const std::int64_t nrhs = call.operation == Operation::Gesv ? ops.nrhs : 0;
+        const std::int64_t nrhs = call.operation == Operation::Getrf ? 0 : ops.nrhs;
         int info;
         if (nrhs == 1) {
             info = Driver::template solve<false, false, false, any, any, any>(
@@ -91,10 +97,12 @@ struct BlockDriver {
             }
         }
         // Every entry point ends with a barrier: the factors and the order are complete.
-        if (staged) copy_matrix(v, n, thread, plan.threads, matrix, false);
+        // A solve (which the plugin runs staged only) drops them.
+        const bool store_factors = writes_factors(call.operation);
+        if (staged && store_factors) copy_matrix(v, n, thread, plan.threads, matrix, false);
         if (thread != 0) return;
         ops.info[s] = info;
-        if (v.ipiv != nullptr) {
+        if (store_factors && v.ipiv != nullptr) {
             // From the order in shared memory: each pivot written once, none read back.
             int* position_of = reinterpret_cast<int*>(work + barrier_workspace_elements);
             swap_sequence_from_order(order, n, v.ipiv, v.ipiv_step, position_of, position_of + n);

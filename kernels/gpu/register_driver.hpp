@@ -58,8 +58,9 @@ struct RegisterDriver {
             getrs(v, ops.nrhs, lane.tx, work);
             return;
         }
-        const std::int64_t nrhs = call.operation == Operation::Gesv ? ops.nrhs : 0;
-        const int info = factor_and_solve(v, nrhs, T(call.pivot_threshold), lane.tx, work);
+        const std::int64_t nrhs = call.operation == Operation::Getrf ? 0 : ops.nrhs;
+        const int info =
+            factor_and_solve(v, nrhs, writes_factors(call.operation), T(call.pivot_threshold), lane.tx, work);
         if (lane.tx == 0) ops.info[s] = info;
     }
 
@@ -110,8 +111,10 @@ struct RegisterDriver {
 
     /// Factors the system and solves its nrhs right-hand sides (none: factor
     /// only); returns LAPACK's info, the same in every thread of the group.
-    TDLS_HOST_DEVICE static int factor_and_solve(const SystemView<T>& v, std::int64_t nrhs, T tau, int tx,
-                                                 T* work) {
+    /// store_factors false (tdls_batched_solve): the factors die in the
+    /// registers, A and the pivots are only read.
+    TDLS_HOST_DEVICE static int factor_and_solve(const SystemView<T>& v, std::int64_t nrhs, bool store_factors,
+                                                 T tau, int tx, T* work) {
         T rows[N * R];
         T rhs[R];
         int order[R]; // original index of the row at each of this thread's positions
@@ -138,6 +141,7 @@ struct RegisterDriver {
                 }
             }
         }
+        if (!store_factors) return info;
         store_rows(v, tx, rows);
         if (v.ipiv != nullptr) write_pivots(v, tx, order, work);
         return info;

@@ -90,8 +90,10 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
             index_exchanges(tile);
         } else {
             const M info = factor(tile, tau);
-            store_matrices(tile, systems);
-            store_pivots(tile, systems);
+            if (writes_factors(call.operation)) { // solve: the factors stay in the tile
+                store_matrices(tile, systems);
+                store_pivots(tile, systems);
+            }
             for (int l = 0; l < count; ++l) ops.info[first + l] = std::int32_t(info[l]);
             written = info == Index(0);
         }

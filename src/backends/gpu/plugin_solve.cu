@@ -65,6 +65,7 @@ kernels::BatchCall batch_call_of(const tdls_plugin_call& c) {
     kernels::BatchCall call;
     call.operation = c.operation == TDLS_PLUGIN_GETRS   ? kernels::Operation::Getrs
                      : c.operation == TDLS_PLUGIN_GETRF ? kernels::Operation::Getrf
+                     : c.operation == TDLS_PLUGIN_SOLVE ? kernels::Operation::Solve
                                                         : kernels::Operation::Gesv;
     call.pivot_threshold = c.pivot_threshold;
     kernels::BatchOperands& o = call.operands;
@@ -211,8 +212,16 @@ int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) 
     if (launcher != nullptr) {
         grid = runtime::make_grid(launch.plan, c.batch, device);
     } else {
-        const bool packed = c.form == TDLS_PLUGIN_INTERLEAVED || c.lda == c.n;
+        // The in-place fallback factors the caller's matrix: never for a solve, whose A is read-only.
+        const bool solve = c.operation == TDLS_PLUGIN_SOLVE;
+        const bool packed = !solve && (c.form == TDLS_PLUGIN_INTERLEAVED || c.lda == c.n);
         launch.block_plan = runtime::make_block_plan(c.n, dtype, device, packed);
+        if (!launch.block_plan.supported && solve)
+            return report(message, size, TDLS_ERROR_NOT_SUPPORTED,
+                          "n (%lld) does not fit %s for a solve with A read-only (%lld bytes of shared memory "
+                          "per block, %d threads): use tdls_batched_gesv on a copy, or the CPU backend",
+                          (long long)c.n, info.name.c_str(), (long long)device.shared_memory_per_block,
+                          device.max_threads_per_block);
         if (!launch.block_plan.supported)
             return report(message, size, TDLS_ERROR_NOT_SUPPORTED,
                           "n (%lld) with lda (%lld) does not fit %s (%lld bytes of shared memory per block, %d "

@@ -27,6 +27,8 @@ int operation_of(kernels::Operation operation) {
         return TDLS_PLUGIN_GETRF;
     case kernels::Operation::Getrs:
         return TDLS_PLUGIN_GETRS;
+    case kernels::Operation::Solve:
+        return TDLS_PLUGIN_SOLVE;
     case kernels::Operation::Gesv:
         break;
     }

@@ -11,8 +11,10 @@
  * (g++ and nvcc or hipcc), so only C types cross.
  *
  * Version 2: identification, device discovery, residency and the compute
- * entry. A field added at the end raises table_size; a change to an existing
- * field raises TDLS_PLUGIN_ABI_VERSION. */
+ * entry. Version 3: the operation TDLS_PLUGIN_SOLVE (a version-2 plugin would
+ * take it for gesv and write the caller's read-only A). A field added at the
+ * end raises table_size; a change to an existing field or a new value of one
+ * raises TDLS_PLUGIN_ABI_VERSION. */
 #ifndef TDLS_PLUGIN_ABI_H
 #define TDLS_PLUGIN_ABI_H
 
@@ -23,11 +25,12 @@
 extern "C" {
 #endif
 
-#define TDLS_PLUGIN_ABI_VERSION 2u
+#define TDLS_PLUGIN_ABI_VERSION 3u
 #define TDLS_PLUGIN_ENTRY_NAME "tdls_plugin_entry"
 
 /* Values of tdls_plugin_call.operation and .form. */
-enum { TDLS_PLUGIN_GESV = 0, TDLS_PLUGIN_GETRF = 1, TDLS_PLUGIN_GETRS = 2 };
+/* SOLVE: gesv's B and info with A and the pivots only read (ipiv NULL). */
+enum { TDLS_PLUGIN_GESV = 0, TDLS_PLUGIN_GETRF = 1, TDLS_PLUGIN_GETRS = 2, TDLS_PLUGIN_SOLVE = 3 };
 enum { TDLS_PLUGIN_STRIDED = 0, TDLS_PLUGIN_POINTERS = 1, TDLS_PLUGIN_INTERLEAVED = 2 };
 
 /* One validated compute call: the C ABI's arguments, the handle's settings
@@ -36,7 +39,7 @@ enum { TDLS_PLUGIN_STRIDED = 0, TDLS_PLUGIN_POINTERS = 1, TDLS_PLUGIN_INTERLEAVE
  * other batch forms are NULL or 0. The plugin must not read operand memory
  * from the host. */
 typedef struct tdls_plugin_call {
-    int32_t operation;        /* TDLS_PLUGIN_GESV, _GETRF or _GETRS */
+    int32_t operation;        /* TDLS_PLUGIN_GESV, _GETRF, _GETRS or _SOLVE */
     int32_t dtype;            /* tdls_dtype_t: TDLS_FLOAT32 or TDLS_FLOAT64 */
     int32_t row_major;        /* 1: TDLS_ROW_MAJOR */
     int32_t form;             /* TDLS_PLUGIN_STRIDED, _POINTERS or _INTERLEAVED */
