@@ -139,6 +139,20 @@ tdls_status_t run_cpu(Batch<T>& b, Operation op) {
     const tdls_layout_t layout = b.row_major ? TDLS_ROW_MAJOR : TDLS_COL_MAJOR;
     const tdls::kernels::BatchOperands o = b.operands();
     const tdls_dtype_t t = dtype_of<T>;
+    if (op == Operation::Solve) { // every form; A const, no pivots
+        switch (b.form) {
+        case BatchForm::Interleaved:
+            return tdls_batched_solve_interleaved(cpu, t, layout, b.n, b.nrhs, o.A, o.B, o.info, b.batch, b.block);
+        case BatchForm::Pointers: {
+            const std::vector<const void*> a(o.A_array, o.A_array + b.batch);
+            return tdls_batched_solve_ptr(cpu, t, layout, b.n, b.nrhs, a.data(), b.lda, o.B_array, b.ldb, o.info,
+                                          b.batch);
+        }
+        case BatchForm::Strided:
+            return tdls_batched_solve(cpu, t, layout, b.n, b.nrhs, o.A, b.lda, b.strideA, o.B, b.ldb, b.strideB,
+                                      o.info, b.batch);
+        }
+    }
     switch (b.form) {
     case BatchForm::Interleaved:
         if (op == Operation::Gesv)
@@ -226,7 +240,12 @@ int mismatches(const Batch<T>& gpu, const Batch<T>& cpu) {
            int(!same_bits(gpu.info, cpu.info));
 }
 
-constexpr Operation operations[] = {Operation::Gesv, Operation::Getrf, Operation::Getrs};
+constexpr Operation operations[] = {Operation::Gesv, Operation::Getrf, Operation::Getrs, Operation::Solve};
+
+/// Whether the C ABI has the operation in the batch form (getrf and getrs are strided only).
+bool has_form(Operation op, BatchForm form) {
+    return op == Operation::Gesv || op == Operation::Solve || form == BatchForm::Strided;
+}
 
 /// Runs every form, operation and nrhs of one order through `run` and the CPU
 /// backend; returns the cases compared.
@@ -235,7 +254,7 @@ int sweep(int n, bool row_major, std::int64_t batch, const Run& run) {
     int cases = 0;
     for (BatchForm form : {BatchForm::Strided, BatchForm::Pointers, BatchForm::Interleaved}) {
         for (Operation op : operations) {
-            if (op != Operation::Gesv && form != BatchForm::Strided) continue; // the C ABI's forms
+            if (!has_form(op, form)) continue;
             for (int nrhs : {0, 1, 3}) {
                 if (op == Operation::Getrf && nrhs != 0) continue;
                 if (op == Operation::Getrs && nrhs == 0) continue;
@@ -243,6 +262,7 @@ int sweep(int n, bool row_major, std::int64_t batch, const Run& run) {
                           << int(op) << ", nrhs " << nrhs);
                 const std::uint32_t seed = std::uint32_t(1000 * n + 10 * cases + row_major);
                 Batch<T> gpu(n, nrhs, batch, form, row_major, seed), cpu(n, nrhs, batch, form, row_major, seed);
+                const Batch<T> pristine(n, nrhs, batch, form, row_major, seed);
                 if (op == Operation::Getrs) { // factors and pivots from the CPU backend, in both
                     REQUIRE(run_cpu(gpu, Operation::Getrf) == TDLS_SUCCESS);
                     REQUIRE(run_cpu(cpu, Operation::Getrf) == TDLS_SUCCESS);
@@ -252,8 +272,14 @@ int sweep(int n, bool row_major, std::int64_t batch, const Run& run) {
                 call.operation = op;
                 call.operands = gpu.operands();
                 if (op == Operation::Getrs) call.operands.info = nullptr;
+                if (op == Operation::Solve) call.operands.ipiv = nullptr, call.operands.ipiv_array = nullptr;
                 run(call);
                 CHECK(mismatches(gpu, cpu) == 0);
+                if (op == Operation::Solve) { // A and the pivots' memory as they were, on both sides
+                    CHECK(same_bits(gpu.A, pristine.A));
+                    CHECK(same_bits(gpu.ipiv, pristine.ipiv));
+                    CHECK(same_bits(cpu.A, pristine.A));
+                }
                 ++cases;
             }
         }
@@ -277,7 +303,9 @@ int register_cases(const DeviceProperties& device, std::int64_t batch) {
 template <typename T, bool RowMajor>
 int block_cases(int n, const DeviceProperties& device, std::int64_t batch, rt::MatrixPlace place) {
     return sweep<T>(n, RowMajor, batch, [&](const tdls::kernels::BatchCall& call) {
-        const bool packed = call.operands.form == BatchForm::Interleaved || call.operands.lda == n;
+        // As the plugin plans it: a solve never runs in place (its A is read-only).
+        const bool packed = call.operation != Operation::Solve &&
+                            (call.operands.form == BatchForm::Interleaved || call.operands.lda == n);
         GpuLaunch launch{};
         launch.call = call;
         launch.block_plan = rt::make_block_plan(n, dtype_of<T>, device, packed);
@@ -315,7 +343,9 @@ TEST_CASE("register kernels on CPU threads match the CPU backend bitwise", "[gpu
     cases += register_cases<float, 11, 2, true>(devices::h200, 50);
     // MI250X: wavefront 64, n = 6, 10 groups per wavefront.
     cases += register_cases<double, 6, 1, true>(devices::mi250x_gcd, 90);
-    REQUIRE(cases == 5 * 12); // per order and layout: 6 strided, 3 pointer-array and 3 interleaved cases
+    // Per order and layout: gesv 3 (nrhs 0, 1, 3) in each of the 3 forms, getrf 1 and getrs 2 strided,
+    // solve 3 in each form.
+    REQUIRE(cases == 5 * 21);
 }
 
 TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
@@ -327,7 +357,7 @@ TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]")
     DeviceProperties small = devices::h200;
     small.shared_memory_per_block = 2048;
     cases += block_cases<double, true>(24, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
-    REQUIRE(cases == 3 * 12);
+    REQUIRE(cases == 3 * 21);
 }
 
 TEST_CASE("a NULL entry of a device pointer array leaves that system untouched, info -1", "[gpu]") {
@@ -376,6 +406,27 @@ TEST_CASE("getrs leaves a system with pivots outside 1..n untouched", "[gpu]") {
         }
         CHECK(mismatches(gpu, cpu) == 0);
     }
+}
+
+TEST_CASE("negative control: the solve's checks see a factor write-back and a missing solution", "[gpu]") {
+    // The register driver run as gesv where the CPU backend ran solve: A and
+    // ipiv are written, which the comparisons of the solve cases must see.
+    const rt::Plan plan = rt::make_plan(8, TDLS_FLOAT64, TDLS_COL_MAJOR, devices::h200);
+    Batch<double> gpu(8, 1, 12, BatchForm::Strided, false, 6), cpu(8, 1, 12, BatchForm::Strided, false, 6);
+    const Batch<double> pristine(8, 1, 12, BatchForm::Strided, false, 6);
+    REQUIRE(run_cpu(cpu, Operation::Solve) == TDLS_SUCCESS);
+    GpuLaunch launch{};
+    launch.call.operation = Operation::Gesv;
+    launch.call.operands = gpu.operands();
+    launch.plan = plan;
+    run_register<double, 8, 1, false>(launch, rt::make_grid(plan, 12, devices::h200));
+    CHECK_FALSE(same_bits(gpu.A, pristine.A));
+    CHECK_FALSE(same_bits(gpu.ipiv, pristine.ipiv));
+    CHECK(same_bits(gpu.B, cpu.B)); // the solution itself is gesv's
+    CHECK(mismatches(gpu, cpu) == 2);
+    // And a solve that solved nothing (B as it was) differs from the CPU's X.
+    Batch<double> idle(8, 1, 12, BatchForm::Strided, false, 6);
+    CHECK_FALSE(same_bits(idle.B, cpu.B));
 }
 
 TEST_CASE("negative control: a grid one system short is caught", "[gpu]") {

@@ -1,9 +1,9 @@
 ! The Fortran module `tdls` against LAPACK's own sgesv / dgesv, called from
-! Fortran: tdls_gesv (B(n,nrhs,batch) and B(n,batch)), tdls_getrf and
-! tdls_getrs on batches with singular systems, real(4) and real(8); pivots
-! and info equal LAPACK's, factors close, backward error of X within LAPACK's
-! test ratio, B untouched for a singular system, getrf + getrs = gesv bit for
-! bit. Then the enum values against the library's names, the bind(c)
+! Fortran: tdls_gesv (B(n,nrhs,batch) and B(n,batch)), tdls_getrf,
+! tdls_getrs and tdls_solve on batches with singular systems, real(4) and
+! real(8); pivots and info equal LAPACK's, factors close, backward error of X
+! within LAPACK's test ratio, B untouched for a singular system, getrf +
+! getrs = gesv and solve = gesv bit for bit, solve's A unwritten. Then the enum values against the library's names, the bind(c)
 ! interfaces with a handle, and failures with `status`: a status, a message,
 ! no operand modified. Every check has a negative control; the program
 ! counts its cases and fails unless all ran and passed.
@@ -84,7 +84,7 @@ program test_fortran
 
     print '(a, i0, a, i0, a, i0, a)', 'test_fortran: ', passed, ' of ', passed + failed, ' checks passed (', &
         systems, ' systems against LAPACK)'
-    if (failed /= 0 .or. passed /= 1066) error stop 1 ! the checks this program makes, all of them
+    if (failed /= 0 .or. passed /= 1143) error stop 1 ! the checks this program makes, all of them
 
 contains
 
@@ -169,6 +169,17 @@ contains
         do s = 1, kinds
             if (info(s) == 0) call check(all(Y(:, :, s) == X(:, :, s)), trim(where)//': getrs = gesv')
         end do
+        ! tdls_solve: gesv's X and info bit for bit (B kept where singular), A not written.
+        F = A
+        Y = B
+        infof = -7
+        call tdls_solve(F, Y, infof, status)
+        call check(status == TDLS_SUCCESS, trim(where)//': tdls_solve status')
+        call check(all(F == A), trim(where)//': tdls_solve leaves A as it was')
+        call check(all(Y == X) .and. all(infof == info), trim(where)//': tdls_solve = gesv')
+        B1 = B(:, 1, :)
+        call tdls_solve(A, B1, info1)
+        if (nrhs == 1) call check(all(B1 == X(:, 1, :)) .and. all(info1 == info), trim(where)//': B(n,batch) solve')
         F(1, 1, 1) = nearest(F(1, 1, 1), 1.0_c_double)
         call check(.not. all(F == LU), trim(where)//': control: a one-ulp change is seen')
         Y(1, 1, 1) = nearest(Y(1, 1, 1), 1.0_c_double)
@@ -229,6 +240,12 @@ contains
         do s = 1, kinds
             if (info(s) == 0) call check(all(Y(:, :, s) == X(:, :, s)), trim(where)//': getrs = gesv')
         end do
+        F = A
+        Y = B
+        infof = -7
+        call tdls_solve(F, Y, infof)
+        call check(all(F == A), trim(where)//': tdls_solve leaves A as it was')
+        call check(all(Y == X) .and. all(infof == info), trim(where)//': tdls_solve = gesv')
         Y(1, 1, 1) = nearest(Y(1, 1, 1), 1.0_c_float)
         call check(.not. all(Y(:, :, 1) == X(:, :, 1)), trim(where)//': control: a changed solution is seen')
         controls = controls + 1

@@ -156,6 +156,42 @@ int main(int argc, char** argv) {
               TDLS_SUCCESS, "getrs on device pivots"),
           "getrs reaches the plugin without reading the pivots");
     check(p.last_call()->operation == TDLS_PLUGIN_GETRS && p.last_call()->info == nullptr, "getrs, no info");
+    // The solve forms reach the plugin as TDLS_PLUGIN_SOLVE, with no pivots.
+    check(reached(
+              p,
+              [&] {
+                  return tdls_batched_solve(nullptr, TDLS_FLOAT64, TDLS_ROW_MAJOR, n, nrhs, A, lda, lda * n, B, ldb,
+                                            ldb * n, info, batch);
+              },
+              TDLS_SUCCESS, "solve on device memory"),
+          "solve reaches the plugin");
+    check(p.last_call()->operation == TDLS_PLUGIN_SOLVE && p.last_call()->form == TDLS_PLUGIN_STRIDED &&
+              p.last_call()->ipiv == nullptr && p.last_call()->A == A && p.last_call()->B == B &&
+              p.last_call()->info == info && p.last_call()->row_major == 1,
+          "solve: operation, form, no pivots, operands");
+    check(reached(
+              p,
+              [&] {
+                  return tdls_batched_solve_interleaved(h, TDLS_FLOAT32, TDLS_COL_MAJOR, n, 1, A, B, info, 70, 32);
+              },
+              TDLS_SUCCESS, "interleaved solve"),
+          "the interleaved solve reaches the plugin");
+    check(p.last_call()->operation == TDLS_PLUGIN_SOLVE && p.last_call()->form == TDLS_PLUGIN_INTERLEAVED &&
+              p.last_call()->ipiv == nullptr && p.last_call()->block == 32,
+          "interleaved solve: operation, form, block, no pivots");
+    check(reached(
+              p,
+              [&] {
+                  return tdls_batched_solve_ptr(h, TDLS_FLOAT64, TDLS_COL_MAJOR, n, 0, A_array, n, nullptr, n, info,
+                                                8);
+              },
+              TDLS_SUCCESS, "pointer-array solve"),
+          "the pointer-array solve reaches the plugin");
+    check(p.last_call()->operation == TDLS_PLUGIN_SOLVE && p.last_call()->form == TDLS_PLUGIN_POINTERS &&
+              p.last_call()->ipiv_array == nullptr,
+          "pointer-array solve: operation, form, no pivot array");
+    std::memset(untouched, 0, 64); // what the A_array region holds
+    check(std::memcmp(A_array, untouched, 64) == 0, "the solve's device pointer array was not written");
     // n == 0 still clears info: on the device, so by the plugin.
     check(reached(
               p,
@@ -259,5 +295,5 @@ int main(int argc, char** argv) {
     tdls_destroy(h);
     tdls_destroy(cpu);
     std::printf("plugin dispatch: %d checks, %d failed, %d plugin calls\n", checks, failures, p.solve_calls());
-    return failures == 0 && checks >= 48 && p.solve_calls() == 6 ? 0 : 1;
+    return failures == 0 && checks >= 63 && p.solve_calls() == 9 ? 0 : 1; // 3 of the 9 calls are solves
 }

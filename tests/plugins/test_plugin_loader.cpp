@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
         check(a.create == TDLS_ERROR_BACKEND_UNAVAILABLE, "CUDA create refused");
         std::string expected;
         if (which == "nodevice") expected = "no cuda device (cudaGetDeviceCount: stand-in error 35)";
-        if (which == "wrongabi") expected = "does not speak plugin ABI version 2 (it offers version 3)";
+        if (which == "wrongabi") expected = "does not speak plugin ABI version 3 (it offers version 2)";
         if (which == "noentry") expected = "exports no tdls_plugin_entry";
         if (which == "missing") expected = "cannot load " + dir + "/libtdls_cuda.so";
         check(contains(a.create_message, expected),
