@@ -212,10 +212,15 @@ double flops_per_system(int n, int nrhs) {
     return 2.0 / 3.0 * double(n) * n * n + 2.0 * double(n) * n * nrhs;
 }
 
-double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size) {
+double traffic_bytes(int n, int nrhs, std::size_t element_size, bool in_place) {
+    const double a = double(n) * n, b = 2.0 * n * nrhs, size = double(element_size);
+    return in_place ? (2.0 * a + b) * size + 4.0 * n + 4.0 : (a + b) * size + 4.0;
+}
+
+double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size, bool in_place) {
     const double peak = (element_size == 8 ? limits.fma_double : limits.fma_float) * 1e9;
-    const double bytes = (double(n) * n + 2.0 * n * nrhs) * double(element_size);
-    return std::min(peak / flops_per_system(n, nrhs), limits.triad * 1e9 / bytes);
+    return std::min(peak / flops_per_system(n, nrhs),
+                    limits.triad * 1e9 / traffic_bytes(n, nrhs, element_size, in_place));
 }
 
 } // namespace bench

@@ -26,10 +26,16 @@ Limits larger(const Limits& a, const Limits& b);
 /// CPU model, SIMD flags, cores, compiler; one "key: value" per line.
 std::vector<std::pair<std::string, std::string>> machine_facts();
 
+/// Bytes one system moves at the least (issue 20's traffic model). In place
+/// (gesv, every peer): A read and written back as LU, B read and written as
+/// X, n pivots and info written: (2 n^2 + 2 n nrhs) element_size + 4 n + 4.
+/// Read-only (tdls solve): A read, B read and written, info written:
+/// (n^2 + 2 n nrhs) element_size + 4.
+double traffic_bytes(int n, int nrhs, std::size_t element_size, bool in_place);
+
 /// Roofline in systems/s for order n, nrhs right-hand sides and an element
-/// of `element_size` bytes: min(peak / flops, triad / bytes), bytes = (n^2 +
-/// 2 n nrhs) element_size (read A and B, write X).
-double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size);
+/// of `element_size` bytes: min(peak / flops, triad / traffic_bytes).
+double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size, bool in_place);
 
 /// Flops of one system: 2/3 n^3 + 2 n^2 per right-hand side.
 double flops_per_system(int n, int nrhs);

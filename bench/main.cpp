@@ -125,8 +125,9 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
     if (o.wants_peer("cublas")) solvers.push_back(make_cublas_solver<T>(batch_for(false, false)));
     for (const bool row_major : o.row_major)
         for (const Form form : o.forms)
-            solvers.push_back(make_tdls_solver<T>(backend.handle, backend.why,
-                                                  batch_for(row_major, form == Form::interleaved), form));
+            for (const Op op : o.ops)
+                solvers.push_back(make_tdls_solver<T>(backend.handle, backend.why,
+                                                      batch_for(row_major, form == Form::interleaved), form, op));
 
     std::vector<Measurement> measurements;
     for (auto& solver : solvers) {
@@ -136,6 +137,7 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
             m.row.type = sizeof(T) == 8 ? 'd' : 's';
             m.row.n = n, m.row.nrhs = nrhs, m.row.threads = threads, m.row.systems = count;
             m.row.solver = solver->name(), m.row.form = solver->form();
+            m.row.in_place = solver->in_place();
             const std::string why = solver->unavailable();
             if (!why.empty()) m.row.status = why;
             measurements.push_back(std::move(m));
@@ -175,9 +177,10 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
             std::printf("  %-6s n %3d nrhs %d T %d  %-28s %s", type, n, nrhs, m.row.threads,
                         m.row.label().c_str(), m.row.status == "check FAILED" ? "" : m.row.status.c_str());
             if (m.row.status == "check FAILED")
-                std::printf("check FAILED: %s: max backward error ratio %.3g (bound %.0f), %lld nonzero info",
+                std::printf("check FAILED: %s: max backward error ratio %.3g (bound %.0f), %lld nonzero info%s",
                             m.row.label().c_str(), m.row.check.max_ratio, tdls::check::backward_error_bound,
-                            (long long)m.row.check.nonzero_info);
+                            (long long)m.row.check.nonzero_info,
+                            m.row.check.a_intact ? "" : ", the read-only A was written");
             std::printf("\n");
             if (m.row.status == "check FAILED") failed = true;
         }
@@ -260,7 +263,8 @@ int main(int argc, char** argv) {
         for (Row& row : rows) {
             const auto found = limits.find(row.threads);
             if (found != limits.end())
-                row.roofline = roofline_systems_per_s(found->second, row.n, row.nrhs, row.element_size());
+                row.roofline =
+                    roofline_systems_per_s(found->second, row.n, row.nrhs, row.element_size(), row.in_place);
         }
     }
     print_report(rows, o.reps);

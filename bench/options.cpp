@@ -39,6 +39,7 @@ writes a CSV and an SVG plot. Default: a short sweep (under a minute).
   --types LIST      d (double), s (float)                       [d,s]
   --layouts LIST    col, row (tdls only; peers use col)         [col]
   --forms LIST      strided, ptr, interleaved                   [strided]
+  --ops LIST        gesv, solve (A read-only, no pivots)        [gesv,solve]
   --block B         interleaved block; 0 = whole batch          [0]
   --nrhs LIST       right-hand sides                            [1]
   --threads LIST    CPU threads, e.g. 1,2                       [1]
@@ -113,6 +114,17 @@ Options parse_options(int argc, char** argv) {
                     bad("--forms: '" + item + "' is not strided, ptr or interleaved");
             }
             if (o.forms.empty()) bad("--forms needs at least one value");
+        } else if (key == "--ops") {
+            o.ops.clear();
+            for (const std::string& item : split(value())) {
+                if (item == "gesv")
+                    o.ops.push_back(Op::gesv);
+                else if (item == "solve")
+                    o.ops.push_back(Op::solve);
+                else
+                    bad("--ops: '" + item + "' is not gesv or solve");
+            }
+            if (o.ops.empty()) bad("--ops needs at least one value");
         } else if (key == "--block") {
             o.block = parse_integer(key, value(), 0, 1L << 40);
         } else if (key == "--nrhs") {

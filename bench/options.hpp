@@ -10,11 +10,16 @@ namespace bench {
 enum class Form { strided, ptr, interleaved };
 const char* form_name(Form form);
 
+/// What tdls is asked: gesv (A -> LU, ipiv, B -> X) or solve (A read-only,
+/// B -> X, no pivots).
+enum class Op { gesv, solve };
+
 struct Options {
     std::vector<int> sizes = {2, 4, 8, 16, 32, 64};
     std::vector<char> types = {'d', 's'};      // d = double, s = float
     std::vector<bool> row_major = {false};     // layouts; false = column-major
     std::vector<Form> forms = {Form::strided}; // batch forms of tdls
+    std::vector<Op> ops = {Op::gesv, Op::solve}; // tdls entry points
     std::int64_t block = 0;                    // interleaved block; 0 = the whole batch
     std::vector<int> nrhs = {1};
     std::vector<int> threads = {1};

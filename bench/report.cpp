@@ -43,6 +43,13 @@ std::string cell_rate(const Row* row) {
     return number(row->best_rate() * 1e-6);
 }
 
+/// The gesv row a solve row is compared with: the same storage, in place
+/// ("tdls solve strided col" -> "tdls strided col"); empty for other labels.
+std::string gesv_partner(const std::string& label) {
+    const std::string prefix = "tdls solve ";
+    return label.rfind(prefix, 0) == 0 ? "tdls " + label.substr(prefix.size()) : std::string();
+}
+
 } // namespace
 
 void print_report(const std::vector<Row>& rows, int reps) {
@@ -62,19 +69,28 @@ void print_report(const std::vector<Row>& rows, int reps) {
             groups.insert({row.type, row.nrhs, row.threads}), thread_counts.insert(row.threads);
     }
     std::printf("\n## Results: best of %d samples; Ms/s = million systems per second; ratio = tdls / peer "
-                "(best / best); %% roof = tdls rate / roofline rate\n",
+                "(best / best); %% roof = tdls rate / its roofline rate (in place for gesv and the peers, "
+                "read-only for solve); / gesv = solve rate / gesv rate, same storage\n",
                 reps);
+    const auto has_partner = [&](const std::string& label) {
+        const std::string partner = gesv_partner(label);
+        return !partner.empty() &&
+               std::find(tdls_labels.begin(), tdls_labels.end(), partner) != tdls_labels.end();
+    };
+    std::size_t partner_columns = 0;
+    for (const std::string& t : tdls_labels) partner_columns += has_partner(t) ? 1 : 0;
     for (const auto& [type, nrhs, threads] : groups) {
         std::printf("\n### %s, nrhs %d, %d thread%s\n\n| n | batch |", type == 'd' ? "double" : "float", nrhs,
                     threads, threads > 1 ? "s" : "");
         for (const std::string& t : tdls_labels) {
             std::printf(" %s Ms/s | GFLOP/s | %% roof |", t.c_str());
+            if (has_partner(t)) std::printf(" / gesv |");
             for (const std::string& p : peer_labels) std::printf(" / %s |", p.c_str());
         }
         for (const std::string& p : peer_labels) std::printf(" %s Ms/s |", p.c_str());
-        std::printf(" roofline Ms/s |\n|---|---|");
-        for (std::size_t c = 0; c < tdls_labels.size() * (3 + peer_labels.size()) + peer_labels.size() + 1;
-             ++c)
+        std::printf(" roofline in place Ms/s |\n|---|---|");
+        for (std::size_t c = 0;
+             c < tdls_labels.size() * (3 + peer_labels.size()) + partner_columns + peer_labels.size() + 1; ++c)
             std::printf("---|");
         std::printf("\n");
         std::set<int> sizes;
@@ -86,7 +102,7 @@ void print_report(const std::vector<Row>& rows, int reps) {
             for (const Row& row : rows)
                 if (row.type == type && row.n == n && row.nrhs == nrhs && row.threads == threads) {
                     if (!any || row.solver != "tdls") any = &row;
-                    roofline = std::max(roofline, row.roofline);
+                    if (row.in_place) roofline = std::max(roofline, row.roofline);
                 }
             std::printf("| %d | %lld |", n, any ? (long long)any->systems : 0LL);
             for (const std::string& t : tdls_labels) {
@@ -96,6 +112,11 @@ void print_report(const std::vector<Row>& rows, int reps) {
                             ours && ours->ok() && ours->roofline > 0
                                 ? number(100.0 * ours->best_rate() / ours->roofline).c_str()
                                 : "-");
+                if (has_partner(t)) {
+                    const Row* gesv = find(rows, type, n, nrhs, threads, gesv_partner(t));
+                    const bool both = ours && gesv && ours->ok() && gesv->ok();
+                    std::printf(" %s |", both ? number(ours->best_rate() / gesv->best_rate()).c_str() : "-");
+                }
                 for (const std::string& p : peer_labels) {
                     const Row* peer = find(rows, type, n, nrhs, threads, p);
                     const bool both = ours && peer && ours->ok() && peer->ok();

@@ -22,6 +22,7 @@ struct Row {
     std::string status = "ok"; // ok, or why it did not run / failed
     Samples samples;
     CheckResult check;
+    bool in_place = true;  // writes the factors back (roofline traffic); false: tdls solve
     double roofline = 0;   // systems/s; 0 without machine limits
     double other_cpu = -1; // cores used by other processes during the measurement
 

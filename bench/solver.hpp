@@ -15,10 +15,11 @@ struct CheckResult {
     double max_ratio = 0; // largest LAPACK backward error ratio over systems and rhs
     std::int64_t nonzero_info = 0;
     bool checked = false;
+    bool a_intact = true; // a read-only solver left its A as it was
     /// These systems are all nonsingular: any nonzero info, NaN or ratio
-    /// above LAPACK's bound fails.
+    /// above LAPACK's bound fails, and so does a read-only A that changed.
     bool passed() const {
-        return checked && nonzero_info == 0 && std::isfinite(max_ratio) &&
+        return checked && a_intact && nonzero_info == 0 && std::isfinite(max_ratio) &&
                max_ratio <= tdls::check::backward_error_bound;
     }
 };
@@ -32,6 +33,9 @@ class Solver {
     virtual std::string form() const = 0;
     /// False for a solver that ignores the CPU thread count (the GPU).
     virtual bool threaded() const { return true; }
+    /// True when it writes the factors back (every peer, tdls gesv); false
+    /// for tdls solve, whose A is read-only. Decides the roofline's traffic.
+    virtual bool in_place() const { return true; }
     /// Empty when it can run; else why not ("unavailable: ...").
     virtual std::string unavailable() const { return {}; }
     /// Restores the pristine systems into the working buffers; untimed.

@@ -12,10 +12,11 @@
 namespace bench {
 
 /// tdls_batched_gesv (strided), _ptr (pointer arrays into the same strided
-/// storage) or _interleaved (batch->storage.interleaved) on `batch`, in place.
+/// storage) or _interleaved (batch->storage.interleaved) on `batch`, in place;
+/// or the same form of tdls_batched_solve (op solve), A read-only.
 /// `handle` may be null, with `why` saying why the backend is unavailable.
 template <typename T>
 std::unique_ptr<Solver> make_tdls_solver(tdls_handle_t handle, const std::string& why,
-                                         std::shared_ptr<HostBatch<T>> batch, Form form);
+                                         std::shared_ptr<HostBatch<T>> batch, Form form, Op op);
 
 } // namespace bench

@@ -50,7 +50,7 @@ bool write_svg(const std::vector<Row>& rows, const std::string& path, const std:
             series.points.push_back({double(row.n), rate});
         }
         if (row.roofline > 0 && row.solver == "tdls") {
-            const std::string roof = std::string("roofline, ") +
+            const std::string roof = std::string(row.in_place ? "roofline in place, " : "roofline read-only, ") +
                                      (row.threads ? std::to_string(row.threads) : "") + "T" +
                                      (row.type == 'd' ? ", double" : ", float");
             if (!by_name.count(roof)) order.push_back(roof);
