@@ -1,8 +1,9 @@
 // Test support for the C ABI's numerical tests: typed wrappers, the systems a
 // batch is made of, builders of the three batch forms (strided, pointer
-// arrays, interleaved) with sentinel-filled padding, LAPACKE as the oracle of
-// each system, and the checking functions the tests apply (each one also run
-// on a wrong answer, as its negative control).
+// arrays, interleaved) with sentinel-filled padding, run through gesv or the
+// solve (tdls_batched_solve*, compared with gesv by solve_mismatch), LAPACKE
+// as the oracle of each system, and the checking functions the tests apply
+// (each one also run on a wrong answer, as its negative control).
 //
 // A system's matrix is kept as the memory the library reads, packed (lda =
 // n): S, read column-major, S[r + c*n]. Under TDLS_COL_MAJOR that is A; under
@@ -209,6 +210,7 @@ struct Outcome {
     std::vector<std::vector<T>> B;
     std::vector<std::int32_t> info;
     bool guards_intact = false; // padding, gaps, unused slots and info's tail unchanged
+    bool arrays_intact = true;  // pointer form: A_array, ipiv_array, B_array as given (in guards_intact too)
 };
 
 template <typename T>
@@ -373,10 +375,25 @@ void collect_outcome(Outcome<T>& out, const MatrixBuffer& A, const PivotBuffer& 
                 same_bits(ipiv.get(s), std::vector<std::int32_t>(n, sentinel<std::int32_t>()));
 }
 
-/// tdls_batched_gesv (or, with factor_only, tdls_batched_getrf) on the set.
+/// The arguments a strided run hands the entry point it calls: its own
+/// buffers (NULL where Operands leaves an operand out) and their geometry.
 template <typename T>
-Outcome<T> run_strided(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
-                       Operands operands = {}, bool factor_only = false) {
+struct StridedCall {
+    tdls_layout_t layout;
+    int n, nrhs;
+    std::int64_t batch;
+    StridedLayout l;
+    T* A;
+    std::int32_t* ipiv;
+    T* B;
+    std::int32_t* info;
+};
+
+/// The set in strided buffers (sentinel padding), one call of `invoke`
+/// (StridedCall -> status), and what it left. The entry point is the
+/// caller's: gesv, getrf or the solve, or a negative control's tampering.
+template <typename T, typename Invoke>
+Outcome<T> run_strided_with(const SystemSet<T>& set, Padding pad, Operands operands, Invoke&& invoke) {
     const int n = set.n, nrhs = set.nrhs;
     const std::int64_t batch = set.batch();
     const StridedLayout l = strided_layout(set, pad);
@@ -391,21 +408,55 @@ Outcome<T> run_strided(tdls_handle_t handle, const SystemSet<T>& set, Padding pa
     }
     Outcome<T> out;
     out.status =
-        factor_only
-            ? tdls_batched_getrf(handle, dtype_of<T>(), set.layout, n, A.data(), l.lda, l.strideA,
-                                 operands.ipiv ? ipiv.data() : nullptr, l.strideIpiv, info.data(), batch)
-            : tdls_batched_gesv(handle, dtype_of<T>(), set.layout, n, nrhs, A.data(), l.lda, l.strideA,
-                                operands.ipiv ? ipiv.data() : nullptr, l.strideIpiv,
-                                operands.B ? B.data() : nullptr, l.ldb, l.strideB, info.data(), batch);
+        invoke(StridedCall<T>{set.layout, n, nrhs, batch, l, A.data(), operands.ipiv ? ipiv.data() : nullptr,
+                              operands.B ? B.data() : nullptr, info.data()});
     collect_outcome(out, A, ipiv, B, info, batch, n, operands);
     return out;
 }
 
-/// tdls_batched_gesv_ptr on the set; every system in its own allocation, with
-/// a tail guard past its footprint.
+/// tdls_batched_gesv (or, with factor_only, tdls_batched_getrf) on the set.
 template <typename T>
-Outcome<T> run_pointers(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
-                        Operands operands = {}) {
+Outcome<T> run_strided(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
+                       Operands operands = {}, bool factor_only = false) {
+    return run_strided_with(set, pad, operands, [&](const StridedCall<T>& c) {
+        return factor_only ? tdls_batched_getrf(handle, dtype_of<T>(), c.layout, c.n, c.A, c.l.lda,
+                                                c.l.strideA, c.ipiv, c.l.strideIpiv, c.info, c.batch)
+                           : tdls_batched_gesv(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.l.lda,
+                                               c.l.strideA, c.ipiv, c.l.strideIpiv, c.B, c.l.ldb, c.l.strideB,
+                                               c.info, c.batch);
+    });
+}
+
+/// tdls_batched_solve on the set (it takes no pivots: the pivot buffer must
+/// stay all sentinel, which guards_intact includes).
+template <typename T>
+Outcome<T> run_solve_strided(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
+                             Operands operands = {}) {
+    operands.ipiv = false;
+    return run_strided_with(set, pad, operands, [&](const StridedCall<T>& c) {
+        return tdls_batched_solve(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.l.lda, c.l.strideA,
+                                  c.B, c.l.ldb, c.l.strideB, c.info, c.batch);
+    });
+}
+
+/// The arguments a pointer-array run hands the entry point: the arrays
+/// (NULL where Operands leaves an operand out), which the call may not write.
+struct PointerCall {
+    tdls_layout_t layout;
+    int n, nrhs;
+    std::int64_t batch;
+    StridedLayout l;
+    void** A_array;
+    std::int32_t** ipiv_array;
+    void** B_array;
+    std::int32_t* info;
+};
+
+/// The set with every system in its own allocation, with a tail guard past
+/// its footprint, one call of `invoke` (PointerCall -> status), and what it
+/// left; the pointer arrays must still hold what they held (arrays_intact).
+template <typename T, typename Invoke>
+Outcome<T> run_pointers_with(const SystemSet<T>& set, Padding pad, Operands operands, Invoke&& invoke) {
     const int n = set.n, nrhs = set.nrhs;
     const std::int64_t batch = set.batch();
     const StridedLayout l = strided_layout(set, pad);
@@ -426,13 +477,16 @@ Outcome<T> run_pointers(tdls_handle_t handle, const SystemSet<T>& set, Padding p
         ipiv_array.push_back(ipiv[s].data());
         B_array.push_back(B[s].data());
     }
+    const std::vector<void*> A_given = A_array, B_given = B_array;
+    const std::vector<std::int32_t*> ipiv_given = ipiv_array;
     InfoBuffer info(batch);
     Outcome<T> out;
-    out.status = tdls_batched_gesv_ptr(handle, dtype_of<T>(), set.layout, n, nrhs, A_array.data(), l.lda,
-                                       operands.ipiv ? ipiv_array.data() : nullptr,
-                                       operands.B ? B_array.data() : nullptr, l.ldb, info.data(), batch);
+    out.status = invoke(PointerCall{set.layout, n, nrhs, batch, l, A_array.data(),
+                                    operands.ipiv ? ipiv_array.data() : nullptr,
+                                    operands.B ? B_array.data() : nullptr, info.data()});
     if (out.status != TDLS_SUCCESS) out.error = tdls_last_error();
-    out.guards_intact = info.guards_intact();
+    out.arrays_intact = A_array == A_given && B_array == B_given && ipiv_array == ipiv_given;
+    out.guards_intact = out.arrays_intact && info.guards_intact();
     for (std::int64_t s = 0; s < batch; ++s) {
         out.A.push_back(A[s].get(0));
         out.B.push_back(B[s].get(0));
@@ -449,10 +503,45 @@ Outcome<T> run_pointers(tdls_handle_t handle, const SystemSet<T>& set, Padding p
     return out;
 }
 
-/// tdls_batched_gesv_interleaved on the set, in blocks of `block` systems.
+/// tdls_batched_gesv_ptr on the set.
 template <typename T>
-Outcome<T> run_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::int64_t block,
-                           Operands operands = {}) {
+Outcome<T> run_pointers(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
+                        Operands operands = {}) {
+    return run_pointers_with(set, pad, operands, [&](const PointerCall& c) {
+        return tdls_batched_gesv_ptr(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A_array, c.l.lda,
+                                     c.ipiv_array, c.B_array, c.l.ldb, c.info, c.batch);
+    });
+}
+
+/// tdls_batched_solve_ptr on the set (no pivot arrays: every pivot buffer
+/// must stay all sentinel).
+template <typename T>
+Outcome<T> run_solve_pointers(tdls_handle_t handle, const SystemSet<T>& set, Padding pad = no_padding,
+                              Operands operands = {}) {
+    operands.ipiv = false;
+    return run_pointers_with(set, pad, operands, [&](const PointerCall& c) {
+        return tdls_batched_solve_ptr(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A_array, c.l.lda,
+                                      c.B_array, c.l.ldb, c.info, c.batch);
+    });
+}
+
+/// The arguments an interleaved run hands the entry point.
+template <typename T>
+struct InterleavedCall {
+    tdls_layout_t layout;
+    int n, nrhs;
+    std::int64_t batch, block;
+    T* A;
+    std::int32_t* ipiv;
+    T* B;
+    std::int32_t* info;
+};
+
+/// The set interleaved in blocks of `block` systems, one call of `invoke`
+/// (InterleavedCall -> status), and what it left.
+template <typename T, typename Invoke>
+Outcome<T> run_interleaved_with(const SystemSet<T>& set, std::int64_t block, Operands operands,
+                                Invoke&& invoke) {
     const int n = set.n, nrhs = set.nrhs;
     const std::int64_t batch = set.batch();
     InterleavedBuffer<T> A(batch, std::int64_t(n) * n, block);
@@ -464,11 +553,64 @@ Outcome<T> run_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::i
     }
     InfoBuffer info(batch);
     Outcome<T> out;
-    out.status = tdls_batched_gesv_interleaved(handle, dtype_of<T>(), set.layout, n, nrhs, A.data(),
-                                               operands.ipiv ? ipiv.data() : nullptr,
-                                               operands.B ? B.data() : nullptr, info.data(), batch, block);
+    out.status = invoke(InterleavedCall<T>{set.layout, n, nrhs, batch, block, A.data(),
+                                           operands.ipiv ? ipiv.data() : nullptr,
+                                           operands.B ? B.data() : nullptr, info.data()});
     collect_outcome(out, A, ipiv, B, info, batch, n, operands);
     return out;
+}
+
+/// tdls_batched_gesv_interleaved on the set, in blocks of `block` systems.
+template <typename T>
+Outcome<T> run_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::int64_t block,
+                           Operands operands = {}) {
+    return run_interleaved_with(set, block, operands, [&](const InterleavedCall<T>& c) {
+        return tdls_batched_gesv_interleaved(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.ipiv, c.B,
+                                             c.info, c.batch, c.block);
+    });
+}
+
+/// tdls_batched_solve_interleaved on the set (no pivots).
+template <typename T>
+Outcome<T> run_solve_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::int64_t block,
+                                 Operands operands = {}) {
+    operands.ipiv = false;
+    return run_interleaved_with(set, block, operands, [&](const InterleavedCall<T>& c) {
+        return tdls_batched_solve_interleaved(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.B, c.info,
+                                              c.batch, c.block);
+    });
+}
+
+/// What a solve call (run_solve_*) left, against the gesv call of the same
+/// form on the same operands (capi.md, "Solve without writing the factors"):
+/// the same status; X (B) and info bitwise gesv's; A bitwise the set's, as
+/// given; no pivot, padding, gap, unused slot, info tail or pointer array
+/// written. Empty when all of that holds, else what did not.
+template <typename T>
+std::string solve_mismatch(const Outcome<T>& solve, const Outcome<T>& gesv, const SystemSet<T>& set) {
+    std::string why;
+    const auto add = [&](const std::string& what) { why += (why.empty() ? "" : "; ") + what; };
+    if (solve.status != gesv.status)
+        add(std::string("status ") + tdls_status_name(solve.status) + " (" + solve.error + "), gesv's " +
+            tdls_status_name(gesv.status));
+    if (!solve.ipiv.empty()) add("the solve run collected pivots");
+    if (!solve.arrays_intact)
+        add("a pointer array was written");
+    else if (!solve.guards_intact)
+        add("a guard (padding, gap, unused slot, pivot or info tail) was written");
+    if (!same_bits(solve.info, gesv.info)) add("info differs from gesv's");
+    if (solve.B.size() != gesv.B.size() || solve.A.size() != set.A.size()) {
+        add("a different number of systems");
+        return why;
+    }
+    int first_B = -1, first_A = -1;
+    for (std::size_t s = 0; s < solve.B.size(); ++s) {
+        if (first_B < 0 && !same_bits(solve.B[s], gesv.B[s])) first_B = int(s);
+        if (first_A < 0 && !same_bits(solve.A[s], set.A[s])) first_A = int(s);
+    }
+    if (first_B >= 0) add("B of system " + std::to_string(first_B) + " differs from gesv's bitwise");
+    if (first_A >= 0) add("A of system " + std::to_string(first_A) + " was written");
+    return why;
 }
 
 /// tdls_batched_getrs on factors, pivots and right-hand sides given per system
@@ -692,6 +834,17 @@ std::vector<T> perturbed(std::vector<T> v, double relative) {
         if (std::fabs(v[e]) > std::fabs(v[at])) at = e;
     const T magnitude = std::max(std::fabs(v[at]), std::numeric_limits<T>::min());
     v[at] = T(v[at] + T(relative) * magnitude);
+    return v;
+}
+
+/// v with bit `bit` of its representation flipped: the smallest wrong answer.
+template <typename T>
+T with_bit_flipped(T v, int bit) {
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    Bits bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    bits ^= Bits(1) << bit;
+    std::memcpy(&v, &bits, sizeof bits);
     return v;
 }
 
