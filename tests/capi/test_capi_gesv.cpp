@@ -3,7 +3,10 @@
 // both layouts, nrhs 0..4, padded leading dimensions and strides, orders 1-16
 // (static instances) and above (the dynamic solver), well-conditioned,
 // pivot-heavy, ill-conditioned and exactly singular systems in one batch.
-// Then the pivot threshold and the thread count of a handle.
+// Then the pivot threshold and the thread count of a handle. Next to every
+// gesv call runs the solve of the same form (tdls_batched_solve, _ptr,
+// _interleaved) on fresh copies of the same operands: its X and info must be
+// that call's bits, and A (every guard, the pointer arrays) as given.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -51,13 +54,27 @@ struct Tally {
     int singular = 0;  // of which exactly singular (B checked unchanged)
     int solutions = 0; // right-hand sides whose backward error was checked
     int forms = 0;     // further calls compared bitwise with the reference call
-    int controls = 0;  // negative controls that failed as they must
+    int solves = 0;    // solve calls compared with their gesv call (solve_mismatch)
+    int configurations = 0;
+    int controls = 0; // negative controls that failed as they must
 };
+
+/// The solve's verdict against the gesv call of the same form and operands.
+template <typename T>
+void require_solve_agrees(const Outcome<T>& solve, const Outcome<T>& gesv, const SystemSet<T>& set,
+                          const char* what, int& solves) {
+    const std::string mismatch = solve_mismatch(solve, gesv, set);
+    INFO(what << ", the solve: " << mismatch);
+    REQUIRE(mismatch.empty());
+    ++solves;
+}
 
 /// Checks one configuration: the reference call (strided, padded, CPU handle)
 /// against LAPACK system by system, then the other forms and options bitwise
 /// against the reference call (all of them with every_form, else one of each
-/// form), then the negative controls of each check.
+/// form), each with the matching solve next to it (with every_form; else one
+/// solve per configuration, its form taking turns), then the negative
+/// controls of each check.
 template <typename T>
 void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t layout, bool every_form,
                          Tally& tally) {
@@ -104,7 +121,11 @@ void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t la
         ++tally.systems;
     }
 
-    // Every form and option gives the reference call's bits.
+    // Every form and option gives the reference call's bits; the solve of
+    // the same form and operands gives that call's X and info. (The solve
+    // takes no pivots: next to a gesv call with ipiv NULL it would repeat the
+    // call next to the same geometry with pivots, except for the packed
+    // pointer arrays.)
     const auto same_as_reference = [&](const Outcome<T>& o, const char* what, bool with_ipiv) {
         INFO(what << ": " << o.error);
         REQUIRE(o.status == TDLS_SUCCESS);
@@ -112,27 +133,58 @@ void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t la
         REQUIRE(same_outcome(o, reference, with_ipiv));
         ++tally.forms;
     };
-    same_as_reference(run_strided(handle, set), "strided, packed", true);
-    same_as_reference(run_pointers(handle, set, padded), "pointer arrays, padded", true);
+    // The gesv call of a form and option against the reference, then (when
+    // `solve_too`) the solve of the same form on the same operands against it.
+    const auto check_form = [&](const Outcome<T>& gesv, bool solve_too, auto&& solve, const char* what,
+                                bool with_ipiv) {
+        same_as_reference(gesv, what, with_ipiv);
+        if (solve_too) require_solve_agrees(solve(), gesv, set, what, tally.solves);
+    };
+    // Without every_form (orders above 64, where a call costs up to 0.15 s)
+    // one solve per configuration, the forms taking turns.
+    const int turn = tally.configurations++ % 3;
+    if (every_form || turn == 0)
+        require_solve_agrees(run_solve_strided(handle, set, padded), reference, set, "strided, padded",
+                             tally.solves);
+    check_form(
+        run_strided(handle, set), every_form, [&] { return run_solve_strided(handle, set); },
+        "strided, packed", true);
+    check_form(
+        run_pointers(handle, set, padded), every_form || turn == 1,
+        [&] { return run_solve_pointers(handle, set, padded); }, "pointer arrays, padded", true);
     // Block 3 leaves a partial last block (7 and 11 systems); 8 does too with
     // 11 systems and is wider than the batch with 7.
-    same_as_reference(run_interleaved(handle, set, 3), "interleaved, block 3", true);
-    same_as_reference(run_interleaved(handle, set, 8), "interleaved, block 8", true);
+    check_form(
+        run_interleaved(handle, set, 3), every_form || turn == 2,
+        [&] { return run_solve_interleaved(handle, set, 3); }, "interleaved, block 3", true);
+    check_form(
+        run_interleaved(handle, set, 8), every_form, [&] { return run_solve_interleaved(handle, set, 8); },
+        "interleaved, block 8", true);
     if (every_form) {
         same_as_reference(run_strided(handle, set, padded, {.ipiv = false}), "strided, ipiv NULL", false);
-        same_as_reference(run_pointers(handle, set, no_padding, {.ipiv = false}), "pointer arrays, ipiv NULL",
-                          false);
-        same_as_reference(run_interleaved(handle, set, 1), "interleaved, block 1", true);
-        same_as_reference(run_interleaved(handle, set, batch), "interleaved, block = batch", true);
+        check_form(
+            run_pointers(handle, set, no_padding, {.ipiv = false}), true,
+            [&] { return run_solve_pointers(handle, set); }, "pointer arrays, ipiv NULL", false);
+        check_form(
+            run_interleaved(handle, set, 1), true, [&] { return run_solve_interleaved(handle, set, 1); },
+            "interleaved, block 1", true);
+        check_form(
+            run_interleaved(handle, set, batch), true,
+            [&] { return run_solve_interleaved(handle, set, batch); }, "interleaved, block = batch", true);
         same_as_reference(run_interleaved(handle, set, 3, {.ipiv = false}), "interleaved, ipiv NULL", false);
     }
     if (nrhs == 0) {
-        same_as_reference(run_strided(handle, set, padded, {.ipiv = true, .B = false}), "strided, B NULL",
-                          true);
-        same_as_reference(run_pointers(handle, set, padded, {.ipiv = true, .B = false}),
-                          "pointers, B_array NULL", true);
-        same_as_reference(run_interleaved(handle, set, 8, {.ipiv = true, .B = false}), "interleaved, B NULL",
-                          true);
+        // The solve: info only, and B (here NULL) never needed.
+        check_form(
+            run_strided(handle, set, padded, {.ipiv = true, .B = false}), every_form,
+            [&] { return run_solve_strided(handle, set, padded, {.B = false}); }, "strided, B NULL", true);
+        check_form(
+            run_pointers(handle, set, padded, {.ipiv = true, .B = false}), every_form,
+            [&] { return run_solve_pointers(handle, set, padded, {.B = false}); }, "pointers, B_array NULL",
+            true);
+        check_form(
+            run_interleaved(handle, set, 8, {.ipiv = true, .B = false}), every_form,
+            [&] { return run_solve_interleaved(handle, set, 8, {.B = false}); }, "interleaved, B NULL", true);
     }
 
     // Negative controls: a wrong answer fails each check used above.
@@ -159,6 +211,29 @@ void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t la
         flipped.A[s][0] = std::nextafter(flipped.A[s][0], T(10));
         CHECK_FALSE(same_outcome(flipped, reference));
         ++tally.controls;
+        // The solve's check: the outcome a correct solve leaves passes it;
+        // its A holding gesv's factors, one info off or one bit of X flipped
+        // fails it.
+        Outcome<T> solved = reference;
+        solved.A = set.A;
+        solved.ipiv.clear();
+        REQUIRE(solve_mismatch(solved, reference, set).empty());
+        if (n >= 2) {
+            Outcome<T> factored = solved;
+            factored.A[s] = reference.A[s];
+            CHECK_FALSE(solve_mismatch(factored, reference, set).empty());
+            ++tally.controls;
+        }
+        Outcome<T> off = solved;
+        off.info[s] += 1;
+        CHECK_FALSE(solve_mismatch(off, reference, set).empty());
+        ++tally.controls;
+        if (nrhs > 0) {
+            Outcome<T> one_bit = solved;
+            one_bit.B[s].back() = with_bit_flipped(one_bit.B[s].back(), 0);
+            CHECK_FALSE(solve_mismatch(one_bit, reference, set).empty());
+            ++tally.controls;
+        }
         if (nrhs > 0) {
             const std::size_t t = std::size_t(first_singular);
             std::vector<T> touched = reference.B[t];
@@ -235,6 +310,133 @@ TEST_CASE("the checking functions reject wrong answers and touched guards", "[ge
     REQUIRE(controls >= 5 + 15);
 }
 
+TEST_CASE("the solve's checks catch a written A, guard or pointer array and one flipped bit of X",
+          "[gesv][solve][controls]") {
+    // The solve run as the tests run it, then the same call followed by one
+    // write a faulty solve could make, through the same collection of what
+    // the call left: only the untampered run may pass solve_mismatch.
+    using T = double;
+    const int n = 5, nrhs = 2;
+    const SystemSet<T> set = make_set<T>(n, nrhs, TDLS_COL_MAJOR, batch_kinds(n), 99);
+    const std::int64_t batch = set.batch(), block = 3;
+    REQUIRE(batch == 11);
+    const Outcome<T> gesv = run_strided(nullptr, set, padded);
+    const Outcome<T> gesv_ptr = run_pointers(nullptr, set, padded);
+    const Outcome<T> gesv_interleaved = run_interleaved(nullptr, set, block);
+    for (const Outcome<T>* o : {&gesv, &gesv_ptr, &gesv_interleaved}) {
+        INFO(o->error);
+        REQUIRE(o->status == TDLS_SUCCESS);
+        REQUIRE(o->info[0] == 0); // system 0 is regular: its X is written
+    }
+    const Operands no_pivots{.ipiv = false};
+    const auto strided = [](const StridedCall<T>& c) {
+        return tdls_batched_solve(nullptr, TDLS_FLOAT64, c.layout, c.n, c.nrhs, c.A, c.l.lda, c.l.strideA,
+                                  c.B, c.l.ldb, c.l.strideB, c.info, c.batch);
+    };
+    const auto pointers = [](const PointerCall& c) {
+        return tdls_batched_solve_ptr(nullptr, TDLS_FLOAT64, c.layout, c.n, c.nrhs, c.A_array, c.l.lda,
+                                      c.B_array, c.l.ldb, c.info, c.batch);
+    };
+    const auto interleaved = [](const InterleavedCall<T>& c) {
+        return tdls_batched_solve_interleaved(nullptr, TDLS_FLOAT64, c.layout, c.n, c.nrhs, c.A, c.B, c.info,
+                                              c.batch, c.block);
+    };
+    REQUIRE(solve_mismatch(run_strided_with(set, padded, no_pivots, strided), gesv, set).empty());
+    REQUIRE(solve_mismatch(run_pointers_with(set, padded, no_pivots, pointers), gesv_ptr, set).empty());
+    REQUIRE(solve_mismatch(run_interleaved_with(set, block, no_pivots, interleaved), gesv_interleaved, set)
+                .empty());
+
+    int controls = 0;
+    const auto caught = [&](const Outcome<T>& tampered, const Outcome<T>& reference,
+                            const std::string& expected) {
+        const std::string why = solve_mismatch(tampered, reference, set);
+        INFO("expected \"" << expected << "\" in \"" << why << "\"");
+        CHECK(why.find(expected) != std::string::npos);
+        ++controls;
+    };
+    const auto bump = [](T& e) { e = std::nextafter(e, T(10)); };
+    const std::int64_t last = batch - 1;
+    // Strided: one element of the last system's A, the lda padding of
+    // another, one bit of system 0's X, info past the batch.
+    caught(run_strided_with(set, padded, no_pivots,
+                            [&](const StridedCall<T>& c) {
+                                const tdls_status_t status = strided(c);
+                                bump(c.A[last * c.l.strideA + 1 * c.l.lda + 2]);
+                                return status;
+                            }),
+           gesv, "A of system 10 was written");
+    caught(run_strided_with(set, padded, no_pivots,
+                            [&](const StridedCall<T>& c) {
+                                const tdls_status_t status = strided(c);
+                                c.A[2 * c.l.strideA + n] = T(0); // row n of column 0: inside lda, outside A
+                                return status;
+                            }),
+           gesv, "a guard");
+    caught(run_strided_with(set, padded, no_pivots,
+                            [&](const StridedCall<T>& c) {
+                                const tdls_status_t status = strided(c);
+                                c.B[1] = with_bit_flipped(c.B[1], 0);
+                                return status;
+                            }),
+           gesv, "B of system 0 differs");
+    caught(run_strided_with(set, padded, no_pivots,
+                            [&](const StridedCall<T>& c) {
+                                const tdls_status_t status = strided(c);
+                                c.info[c.batch] = 0;
+                                return status;
+                            }),
+           gesv, "a guard");
+    // Pointer arrays: an entry of A_array or B_array changed (the system's
+    // own memory is left as it was), and a write through an entry.
+    caught(run_pointers_with(set, padded, no_pivots,
+                             [&](const PointerCall& c) {
+                                 const tdls_status_t status = pointers(c);
+                                 std::swap(c.A_array[0], c.A_array[1]);
+                                 return status;
+                             }),
+           gesv_ptr, "a pointer array was written");
+    caught(run_pointers_with(set, padded, no_pivots,
+                             [&](const PointerCall& c) {
+                                 const tdls_status_t status = pointers(c);
+                                 c.B_array[last] = c.B_array[0];
+                                 return status;
+                             }),
+           gesv_ptr, "a pointer array was written");
+    caught(run_pointers_with(set, padded, no_pivots,
+                             [&](const PointerCall& c) {
+                                 const tdls_status_t status = pointers(c);
+                                 bump(static_cast<T*>(c.A_array[3])[0]);
+                                 return status;
+                             }),
+           gesv_ptr, "A of system 3 was written");
+    // Interleaved: element 0 of the last system, and the slot of the partial
+    // last block that no system owns.
+    const std::int64_t block_start = last / block * block * n * n;
+    caught(run_interleaved_with(set, block, no_pivots,
+                                [&](const InterleavedCall<T>& c) {
+                                    const tdls_status_t status = interleaved(c);
+                                    bump(c.A[block_start + last % block]);
+                                    return status;
+                                }),
+           gesv_interleaved, "A of system 10 was written");
+    caught(run_interleaved_with(set, block, no_pivots,
+                                [&](const InterleavedCall<T>& c) {
+                                    const tdls_status_t status = interleaved(c);
+                                    c.A[block_start + block - 1] = T(0); // lane 2 of the last block: nobody's
+                                    return status;
+                                }),
+           gesv_interleaved, "a guard");
+    // A failed solve next to a successful gesv.
+    caught(run_strided_with(set, padded, no_pivots,
+                            [&](const StridedCall<T>& c) {
+                                StridedCall<T> bad = c;
+                                bad.l.lda = n - 1;
+                                return strided(bad);
+                            }),
+           gesv, "status TDLS_ERROR_INVALID_VALUE");
+    REQUIRE(controls == 10);
+}
+
 TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[gesv][static]", float, double) {
     std::vector<int> orders;
     for (int n = 1; n <= 16; ++n) orders.push_back(n);
@@ -245,6 +447,8 @@ TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[ges
     REQUIRE(tally.singular >= 2 * 16 * 5 * 3);
     REQUIRE(tally.solutions >= 2 * 16 * (1 + 2 + 3 + 4) * 8);
     REQUIRE(tally.forms >= 2 * 16 * (5 * 9 + 3));
+    // 8 solves per configuration, 3 more with nrhs 0.
+    REQUIRE(tally.solves >= 2 * 16 * (5 * 8 + 3));
     // Per configuration: factors, bits, pivots (n >= 2), solution and B (nrhs > 0).
     REQUIRE(tally.controls >= 2 * (16 * 5 * 2 + 15 * 5 + 16 * 4 * 2));
 }
@@ -257,6 +461,7 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[g
     REQUIRE(tally.singular >= 2 * 7 * 5 * 3);
     REQUIRE(tally.solutions >= 2 * 7 * (1 + 2 + 3 + 4) * 8);
     REQUIRE(tally.forms >= 2 * 7 * (5 * 9 + 3));
+    REQUIRE(tally.solves >= 2 * 7 * (5 * 8 + 3));
     REQUIRE(tally.controls >= 2 * (7 * 5 * 3 + 7 * 4 * 2));
 }
 
@@ -274,6 +479,8 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "
     REQUIRE(tally.singular >= 2 * 4 * 2 * 3);
     REQUIRE(tally.solutions >= 2 * (2 * 3 + 2 * (1 + 4)) * 4);
     REQUIRE(tally.forms >= 2 * 4 * 2 * 4 + 2 * 2 * 3);
+    // One solve per configuration.
+    REQUIRE(tally.solves >= 2 * 4 * 2);
     REQUIRE(tally.controls >= 2 * (4 * 2 * 3 + 6 * 2));
 }
 
@@ -306,7 +513,7 @@ TEMPLATE_TEST_CASE("pivot threshold 0.5: other pivots, bounded backward error", 
         INFO(tdls_last_error());
         REQUIRE(status == TDLS_SUCCESS);
     }
-    int systems = 0, differing = 0, rule_checked = 0, same_as_default = 0, controls = 0;
+    int systems = 0, differing = 0, rule_checked = 0, same_as_default = 0, controls = 0, solves = 0;
     for (const tdls_layout_t layout : both_layouts)
         for (const int n : {2, 3, 5, 8, 12, 16, 17, 24, 32, 64}) {
             INFO("n = " << n << ", " << layout_name(layout) << ", " << type_name<T>());
@@ -319,6 +526,8 @@ TEMPLATE_TEST_CASE("pivot threshold 0.5: other pivots, bounded backward error", 
                 REQUIRE(out.status == TDLS_SUCCESS);
             }
             REQUIRE(out.guards_intact);
+            // The solve on the same handle pivots with the same threshold: gesv's bits.
+            require_solve_agrees(run_solve_strided(relaxed.handle, set, padded), out, set, "tau 0.5", solves);
             for (std::int64_t s = 0; s < set.batch(); ++s) {
                 INFO("system " << s);
                 REQUIRE(out.info[s] == 0);
@@ -363,6 +572,7 @@ TEMPLATE_TEST_CASE("pivot threshold 0.5: other pivots, bounded backward error", 
     REQUIRE(systems >= 2 * 10 * 12);
     REQUIRE(rule_checked >= 2 * 10 * 12);
     REQUIRE(same_as_default >= 2 * 10);
+    REQUIRE(solves >= 2 * 10);
     REQUIRE(controls >= 2 * 10 * 3);
 }
 
@@ -371,7 +581,7 @@ TEMPLATE_TEST_CASE("pivot threshold 0.5: other pivots, bounded backward error", 
 TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 10000 systems", "[gesv][threads]",
                    float, double) {
     using T = TestType;
-    int compared = 0, controls = 0;
+    int compared = 0, controls = 0, solves = 0;
     for (const int n : {6, 20}) {
         const tdls_layout_t layout = n == 6 ? TDLS_COL_MAJOR : TDLS_ROW_MAJOR;
         INFO("n = " << n << ", " << layout_name(layout));
@@ -410,6 +620,10 @@ TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 1000
             REQUIRE(out.guards_intact);
             REQUIRE(same_outcome(out, by_default));
             ++compared;
+            // The solve, split among all threads as gesv is (once per order: it costs as much as gesv).
+            if (threads == 0)
+                require_solve_agrees(run_solve_strided(cpu.handle, set, padded), out, set, "the solve",
+                                     solves);
             // Negative control: one bit of the last system differs.
             Outcome<T> flipped = out;
             flipped.B.back()[0] = std::nextafter(flipped.B.back()[0], T(10));
@@ -418,5 +632,6 @@ TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 1000
         }
     }
     REQUIRE(compared >= 2 * 3);
+    REQUIRE(solves >= 2);
     REQUIRE(controls >= 2 * 3);
 }
