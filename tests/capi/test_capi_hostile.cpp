@@ -16,7 +16,10 @@
 //    twin batch whose hostile systems are replaced by regular ones (no
 //    system disturbs another), and nothing outside the operands is written;
 //  - scaled and nearly singular systems, which have solutions, get them with
-//    LAPACK's backward error bound.
+//    LAPACK's backward error bound;
+//  - the solve of the same form (tdls_batched_solve, _ptr, _interleaved) on
+//    the same batch leaves gesv's X and info bitwise, NaN payloads included,
+//    and A and every guard as given.
 // The default run takes this machine's widest CPU kernels; ctest repeats it
 // with each narrower family (TDLS_CPU_KERNEL).
 #include <catch2/catch.hpp>
@@ -209,8 +212,20 @@ struct Tally {
     int singular = 0;   // with info > 0: B checked unchanged
     int solutions = 0;  // backward errors checked
     int undisturbed = 0;// regular systems compared bitwise with the twin batch
+    int solves = 0;     // solve calls compared with the gesv call of the same form
     int violations = 0; // failed checks (must stay 0; the controls make some)
 };
+
+/// The solve of a form against the gesv call of that form on the same batch.
+template <typename T>
+void check_solve(const Outcome<T>& solve, const Outcome<T>& gesv, const SystemSet<T>& set, Tally& tally) {
+    ++tally.solves;
+    const std::string mismatch = solve_mismatch(solve, gesv, set);
+    if (!mismatch.empty()) {
+        UNSCOPED_INFO("the solve: " << mismatch);
+        ++tally.violations;
+    }
+}
 
 /// Checks one outcome against the reference and the twin.
 template <typename T>
@@ -260,8 +275,13 @@ void check_outcome(const Outcome<T>& out, const Outcome<T>& twin, const std::vec
 constexpr Padding padded{
     .lda_extra = 2, .ldb_extra = 1, .strideA_extra = 3, .strideIpiv_extra = 1, .strideB_extra = 2};
 
+/// Every order, layout and nrhs in the four calls (strided padded, pointer
+/// arrays, interleaved in blocks of 8 and of the whole batch), each next to
+/// the solve of its form on the same batch; with every_solve false (the
+/// costly orders) one solve per configuration, the calls taking turns.
 template <typename T>
-void check_orders(const std::vector<int>& orders, int systems, Tally& tally) {
+void check_orders(const std::vector<int>& orders, int systems, Tally& tally, bool every_solve = true) {
+    int configuration = 0;
     for (const int n : orders)
         for (const tdls_layout_t layout : both_layouts)
             for (const int nrhs : {1, 2}) {
@@ -270,20 +290,27 @@ void check_orders(const std::vector<int>& orders, int systems, Tally& tally) {
                 const SystemSet<T> set = make_hostile_set<T>(batch.kinds, n, nrhs, layout, seed);
                 const SystemSet<T> twin_set = make_hostile_set<T>(regular_twin(batch.kinds), n, nrhs, layout, seed);
                 INFO(type_name<T>() << " n " << n << " nrhs " << nrhs << " " << layout_name(layout));
+                const int turn = configuration++ % 4;
                 {
                     INFO("strided, padded");
-                    check_outcome(run_strided(nullptr, set, padded), run_strided(nullptr, twin_set, padded),
-                                  batch.kinds, set, tally);
+                    const Outcome<T> gesv = run_strided(nullptr, set, padded);
+                    check_outcome(gesv, run_strided(nullptr, twin_set, padded), batch.kinds, set, tally);
+                    if (every_solve || turn == 0)
+                        check_solve(run_solve_strided(nullptr, set, padded), gesv, set, tally);
                 }
                 {
                     INFO("pointer arrays");
-                    check_outcome(run_pointers(nullptr, set), run_pointers(nullptr, twin_set), batch.kinds, set,
-                                  tally);
+                    const Outcome<T> gesv = run_pointers(nullptr, set);
+                    check_outcome(gesv, run_pointers(nullptr, twin_set), batch.kinds, set, tally);
+                    if (every_solve || turn == 1)
+                        check_solve(run_solve_pointers(nullptr, set), gesv, set, tally);
                 }
                 for (const std::int64_t block : {std::int64_t(8), std::int64_t(systems)}) {
                     INFO("interleaved, block " << block);
-                    check_outcome(run_interleaved(nullptr, set, block), run_interleaved(nullptr, twin_set, block),
-                                  batch.kinds, set, tally);
+                    const Outcome<T> gesv = run_interleaved(nullptr, set, block);
+                    check_outcome(gesv, run_interleaved(nullptr, twin_set, block), batch.kinds, set, tally);
+                    if (every_solve || turn == (block == 8 ? 2 : 3))
+                        check_solve(run_solve_interleaved(nullptr, set, block), gesv, set, tally);
                 }
             }
 }
@@ -336,6 +363,25 @@ TEST_CASE("the hostile checks catch a disturbed neighbour, a written B and a wro
         CHECK(t.violations >= 1);
         ++controls;
     }
+    { // the solve: its own run passes; one bit of a hostile system's X, or a written A, fails
+        const Outcome<double> solve = run_solve_strided(nullptr, set);
+        Tally t;
+        check_solve(solve, out, set, t);
+        REQUIRE(t.violations == 0);
+        // A hostile system whose X was written (NaN or not), so that its bits say something.
+        std::size_t h = 0;
+        while (h < batch.kinds.size() && (batch.kinds[h] == Hostile::Regular || out.info[h] != 0)) ++h;
+        REQUIRE(h < batch.kinds.size());
+        Outcome<double> flipped = solve;
+        flipped.B[h][0] = with_bit_flipped(flipped.B[h][0], 0);
+        check_solve(flipped, out, set, t);
+        CHECK(t.violations == 1);
+        Outcome<double> written = solve;
+        written.A[3][0] = 0.5;
+        check_solve(written, out, set, t);
+        CHECK(t.violations == 2);
+        controls += 2;
+    }
     // The reference agrees with the contract on the kinds whose info is known.
     for (const int order : {1, 2, 5, 16}) {
         std::vector<double> S, B;
@@ -347,7 +393,7 @@ TEST_CASE("the hostile checks catch a disturbed neighbour, a written B and a wro
         CHECK(tdls_test::reference_factor<double>(S, order, 1.0, std::numeric_limits<double>::min()).info == 1);
         ++controls;
     }
-    REQUIRE(controls == 4 + 4);
+    REQUIRE(controls == 4 + 2 + 4);
 }
 
 TEMPLATE_TEST_CASE("hostile systems among regular ones, static orders 1-16", "[hostile][static]", float, double) {
@@ -364,6 +410,7 @@ TEMPLATE_TEST_CASE("hostile systems among regular ones, static orders 1-16", "[h
     REQUIRE(tally.undisturbed >= calls * 2 * hostile_count);
     REQUIRE(tally.singular >= calls * 4);
     REQUIRE(tally.solutions >= calls * 2 * hostile_count);
+    REQUIRE(tally.solves == calls);
 }
 
 TEMPLATE_TEST_CASE("hostile systems among regular ones, dynamic orders 17-64", "[hostile][dynamic]", float,
@@ -374,6 +421,7 @@ TEMPLATE_TEST_CASE("hostile systems among regular ones, dynamic orders 17-64", "
     CHECK(tally.violations == 0);
     const int calls = 4 * 2 * 2 * 4;
     REQUIRE(tally.systems == calls * systems);
+    REQUIRE(tally.solves == calls);
     REQUIRE(tally.hostile >= calls * hostile_count);
     REQUIRE(tally.singular >= calls * 4);
 }
@@ -384,10 +432,11 @@ TEMPLATE_TEST_CASE("hostile systems among regular ones, orders 65 and 100", "[ho
                    float, double) {
     Tally tally;
     const int systems = 3 * hostile_count + 2;
-    check_orders<TestType>({65, 100}, systems, tally);
+    check_orders<TestType>({65, 100}, systems, tally, /*every_solve=*/false);
     CHECK(tally.violations == 0);
     const int calls = 2 * 2 * 2 * 4;
     REQUIRE(tally.systems == calls * systems);
+    REQUIRE(tally.solves == calls / 4); // one per configuration
     REQUIRE(tally.hostile >= calls * hostile_count);
     REQUIRE(tally.singular >= calls * 4);
 }
