@@ -8,7 +8,10 @@
 //  - batch counts past 65535 (a GPU grid's y limit, and 2^16 for any 16-bit
 //    counter), dense, every system checked against a chunked run.
 // Results must be the bits of the same systems solved packed (the kernels
-// give every lane the same arithmetic whatever the addresses).
+// give every lane the same arithmetic whatever the addresses). The far
+// operands go to the solve (tdls_batched_solve, _interleaved) first, which
+// must leave A as it was (gesv then gets it) and X and info the packed gesv
+// call's bits; the large batches go to the solve too.
 #include <catch2/catch.hpp>
 
 #include <sys/mman.h>
@@ -72,6 +75,13 @@ SystemSet<T> scale_set(int n, int nrhs, tdls_layout_t layout, std::int64_t batch
     return make_set<T>(n, nrhs, layout, kinds, seed);
 }
 
+/// A system's elements followed by the sentinel placed past it.
+template <typename T>
+std::vector<T> with_sentinel(std::vector<T> v) {
+    v.push_back(sentinel<T>());
+    return v;
+}
+
 /// Compares system s as read back from the far operands with the packed run;
 /// returns 1 (the system was checked).
 template <typename T>
@@ -101,11 +111,28 @@ int check_far_strided(int n, int nrhs, tdls_layout_t layout) {
     SparseArray<std::int32_t> ipiv((batch - 1) * strideIpiv + n);
     std::vector<std::int32_t> info(batch, info_sentinel);
     const int R = b_rows(n, nrhs, layout), C = b_cols(n, nrhs, layout);
+    SparseArray<T> X((batch - 1) * strideB + ldb * b_cols(n, nrhs, layout)); // the solve's B
+    std::vector<std::int32_t> solve_info(batch, info_sentinel);
     for (std::int64_t s = 0; s < batch; ++s) {
         for (std::int64_t e = 0; e < std::int64_t(n) * n; ++e) A[s * strideA + e] = set.A[s][e];
-        for (std::int64_t e = 0; e < std::int64_t(R) * C; ++e) B[s * strideB + e] = set.B[s][e];
+        for (std::int64_t e = 0; e < std::int64_t(R) * C; ++e)
+            B[s * strideB + e] = X[s * strideB + e] = set.B[s][e];
         // Sentinels just past each system, where a wrapped offset would land.
         A[s * strideA + std::int64_t(n) * n] = sentinel<T>();
+    }
+    // The solve reads A only: A, its sentinels included, is then what gesv gets.
+    const tdls_status_t solved =
+        tdls_batched_solve(nullptr, dtype_of<T>(), layout, n, nrhs, A.data(), lda, strideA, X.data(), ldb,
+                           strideB, solve_info.data(), batch);
+    {
+        INFO(tdls_last_error());
+        REQUIRE(solved == TDLS_SUCCESS);
+    }
+    for (std::int64_t s = 0; s < batch; ++s) {
+        INFO("the solve, system " << s);
+        CHECK(same_bits(
+            std::vector<T>(A.data() + s * strideA, A.data() + s * strideA + std::int64_t(n) * n + 1),
+            with_sentinel(set.A[s])));
     }
     const tdls_status_t status = tdls_batched_gesv(nullptr, dtype_of<T>(), layout, n, nrhs, A.data(), lda, strideA,
                                                    ipiv.data(), strideIpiv, B.data(), ldb, strideB, info.data(), batch);
@@ -120,6 +147,10 @@ int check_far_strided(int n, int nrhs, tdls_layout_t layout) {
         std::vector<std::int32_t> p(ipiv.data() + s * strideIpiv, ipiv.data() + s * strideIpiv + n);
         checked += check_same_as_packed(packed, s, a, b, p, info[s]);
         CHECK(same_bits(std::vector<T>{A[s * strideA + std::int64_t(n) * n]}, std::vector<T>{sentinel<T>()}));
+        INFO("the solve");
+        CHECK(same_bits(std::vector<T>(X.data() + s * strideB, X.data() + s * strideB + std::int64_t(R) * C),
+                        packed.B[s]));
+        CHECK(solve_info[s] == packed.info[s]);
     }
     return checked;
 }
@@ -141,6 +172,23 @@ int check_far_interleaved(int n, int nrhs, tdls_layout_t layout) {
     }
     // Slots past the batch in the partial block: nobody's, must stay unwritten.
     for (std::int64_t e = 0; e < EA; ++e) A[e * block + batch] = sentinel<T>();
+    // The solve first, on its own B; A, read only, then goes to gesv.
+    SparseArray<T> X(EB * block);
+    for (std::int64_t s = 0; s < batch; ++s)
+        for (std::int64_t e = 0; e < EB; ++e) X[e * block + s] = set.B[s][e];
+    std::vector<std::int32_t> solve_info(batch, info_sentinel);
+    const tdls_status_t solved = tdls_batched_solve_interleaved(
+        nullptr, dtype_of<T>(), layout, n, nrhs, A.data(), X.data(), solve_info.data(), batch, block);
+    {
+        INFO(tdls_last_error());
+        REQUIRE(solved == TDLS_SUCCESS);
+    }
+    for (std::int64_t s = 0; s <= batch; ++s) { // the slot past the batch too
+        std::vector<T> a(EA);
+        for (std::int64_t e = 0; e < EA; ++e) a[e] = A[e * block + s];
+        INFO("the solve, system " << s);
+        CHECK(same_bits(a, s < batch ? set.A[s] : std::vector<T>(EA, sentinel<T>())));
+    }
     const tdls_status_t status = tdls_batched_gesv_interleaved(nullptr, dtype_of<T>(), layout, n, nrhs, A.data(),
                                                                ipiv.data(), B.data(), info.data(), batch, block);
     INFO(tdls_last_error());
@@ -155,6 +203,10 @@ int check_far_interleaved(int n, int nrhs, tdls_layout_t layout) {
         for (std::int64_t e = 0; e < EB; ++e) b[e] = B[e * block + s];
         for (int e = 0; e < n; ++e) p[e] = ipiv[e * block + s];
         checked += check_same_as_packed(packed, s, a, b, p, info[s]);
+        for (std::int64_t e = 0; e < EB; ++e) b[e] = X[e * block + s];
+        INFO("the solve");
+        CHECK(same_bits(b, packed.B[s]));
+        CHECK(solve_info[s] == packed.info[s]);
     }
     for (std::int64_t e = 0; e < EA; ++e)
         CHECK(same_bits(std::vector<T>{A[e * block + batch]}, std::vector<T>{sentinel<T>()}));
@@ -173,6 +225,13 @@ int check_many(int n, std::int64_t batch, std::int64_t block) {
     INFO(whole.error);
     REQUIRE(whole.status == TDLS_SUCCESS);
     REQUIRE(whole.guards_intact);
+    {
+        const Outcome<T> solve =
+            block > 0 ? run_solve_interleaved(nullptr, set, block) : run_solve_strided(nullptr, set);
+        const std::string mismatch = solve_mismatch(solve, whole, set);
+        INFO("the solve: " << mismatch);
+        CHECK(mismatch.empty());
+    }
     int checked = 0;
     const std::int64_t chunk = 1000;
     for (std::int64_t first = 0; first < batch; first += chunk) {
@@ -266,4 +325,21 @@ TEST_CASE("negative control: a wrong stride is seen by the far-offset checks", "
         if (!same_bits(a, packed.A[s])) ++mismatched;
     }
     CHECK(mismatched == batch - 1);
+
+    // The solve's checks: X read one element off, and an A with one element
+    // written far out, fail them; X and A where they are pass.
+    SparseArray<double> S((batch - 1) * stride + 4), X((batch - 1) * stride + 2);
+    for (std::int64_t s = 0; s < batch; ++s) {
+        for (int e = 0; e < 4; ++e) S[s * stride + e] = set.A[s][e];
+        for (int e = 0; e < 2; ++e) X[s * stride + e] = set.B[s][e];
+    }
+    REQUIRE(tdls_batched_solve(nullptr, TDLS_FLOAT64, TDLS_COL_MAJOR, n, nrhs, S.data(), n, stride, X.data(),
+                               n, stride, info.data(), batch) == TDLS_SUCCESS);
+    const auto x_at = [&](std::int64_t at) { return std::vector<double>(X.data() + at, X.data() + at + 2); };
+    const auto a_at = [&](std::int64_t at) { return std::vector<double>(S.data() + at, S.data() + at + 4); };
+    REQUIRE(same_bits(x_at((batch - 1) * stride), packed.B[batch - 1]));
+    REQUIRE(same_bits(a_at((batch - 1) * stride), set.A[batch - 1]));
+    CHECK_FALSE(same_bits(x_at((batch - 1) * (stride - 1)), packed.B[batch - 1]));
+    S[(batch - 1) * stride + 3] = std::nextafter(S[(batch - 1) * stride + 3], 10.0);
+    CHECK_FALSE(same_bits(a_at((batch - 1) * stride), set.A[batch - 1]));
 }
