@@ -6,7 +6,9 @@
 // every operand buffer, padding included, bitwise as it was (capi.md:
 // "before anything is read or written; on failure no operand is touched").
 // The quick returns and a negative control (a valid call does change the
-// buffers, so the "unchanged" check can fail) follow the table.
+// buffers, so the "unchanged" check can fail) follow the table. The solve
+// entry points (tdls_batched_solve, _ptr, _interleaved) take every row their
+// gesv counterpart takes, less the pivot ones: same order, own name.
 #include <catch2/catch.hpp>
 
 #include <tdls/tdls.h>
@@ -22,7 +24,7 @@
 
 namespace {
 
-enum class Entry { Gesv, Ptr, Interleaved, Getrf, Getrs };
+enum class Entry { Gesv, Ptr, Interleaved, Getrf, Getrs, Solve, SolvePtr, SolveInterleaved };
 
 const char* function_of(Entry entry) {
     switch (entry) {
@@ -36,20 +38,53 @@ const char* function_of(Entry entry) {
         return "tdls_batched_getrf";
     case Entry::Getrs:
         return "tdls_batched_getrs";
+    case Entry::Solve:
+        return "tdls_batched_solve";
+    case Entry::SolvePtr:
+        return "tdls_batched_solve_ptr";
+    case Entry::SolveInterleaved:
+        return "tdls_batched_solve_interleaved";
     }
     return "?";
 }
 
-const std::vector<Entry> all_entries{Entry::Gesv, Entry::Ptr, Entry::Interleaved, Entry::Getrf, Entry::Getrs};
+bool is_solve(Entry entry) {
+    return entry == Entry::Solve || entry == Entry::SolvePtr || entry == Entry::SolveInterleaved;
+}
+bool is_pointers(Entry entry) {
+    return entry == Entry::Ptr || entry == Entry::SolvePtr;
+}
+bool is_interleaved(Entry entry) {
+    return entry == Entry::Interleaved || entry == Entry::SolveInterleaved;
+}
+/// The gesv entry point of the same form as a solve one.
+Entry gesv_of(Entry solve) {
+    return solve == Entry::SolvePtr           ? Entry::Ptr
+           : solve == Entry::SolveInterleaved ? Entry::Interleaved
+                                              : Entry::Gesv;
+}
+
+const std::vector<Entry> all_entries{Entry::Gesv,  Entry::Ptr,   Entry::Interleaved, Entry::Getrf,
+                                     Entry::Getrs, Entry::Solve, Entry::SolvePtr,    Entry::SolveInterleaved};
+const std::vector<Entry> solve_entries{Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved};
 // The entry points that take each argument.
-const std::vector<Entry> with_nrhs{Entry::Gesv, Entry::Ptr, Entry::Interleaved, Entry::Getrs};
-const std::vector<Entry> with_lda{Entry::Gesv, Entry::Ptr, Entry::Getrf, Entry::Getrs};
-const std::vector<Entry> with_ldb{Entry::Gesv, Entry::Ptr, Entry::Getrs};
-const std::vector<Entry> with_strides{Entry::Gesv, Entry::Getrf, Entry::Getrs};
-const std::vector<Entry> with_strideB{Entry::Gesv, Entry::Getrs};
-const std::vector<Entry> with_base_A{Entry::Gesv, Entry::Interleaved, Entry::Getrf, Entry::Getrs};
-const std::vector<Entry> with_base_B{Entry::Gesv, Entry::Interleaved, Entry::Getrs};
-const std::vector<Entry> with_info{Entry::Gesv, Entry::Ptr, Entry::Interleaved, Entry::Getrf};
+const std::vector<Entry> with_nrhs{Entry::Gesv,  Entry::Ptr,      Entry::Interleaved,     Entry::Getrs,
+                                   Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved};
+const std::vector<Entry> with_lda{Entry::Gesv,  Entry::Ptr,   Entry::Getrf,
+                                  Entry::Getrs, Entry::Solve, Entry::SolvePtr};
+const std::vector<Entry> with_ldb{Entry::Gesv, Entry::Ptr, Entry::Getrs, Entry::Solve, Entry::SolvePtr};
+const std::vector<Entry> with_strideA{Entry::Gesv, Entry::Getrf, Entry::Getrs, Entry::Solve};
+const std::vector<Entry> with_strideIpiv{Entry::Gesv, Entry::Getrf,
+                                         Entry::Getrs}; // the solves take no pivots
+const std::vector<Entry> with_strideB{Entry::Gesv, Entry::Getrs, Entry::Solve};
+const std::vector<Entry> with_base_A{Entry::Gesv,  Entry::Interleaved, Entry::Getrf,
+                                     Entry::Getrs, Entry::Solve,       Entry::SolveInterleaved};
+const std::vector<Entry> with_base_B{Entry::Gesv, Entry::Interleaved, Entry::Getrs, Entry::Solve,
+                                     Entry::SolveInterleaved};
+const std::vector<Entry> with_info{Entry::Gesv,  Entry::Ptr,      Entry::Interleaved,     Entry::Getrf,
+                                   Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved};
+const std::vector<Entry> pointer_forms{Entry::Ptr, Entry::SolvePtr};
+const std::vector<Entry> interleaved_forms{Entry::Interleaved, Entry::SolveInterleaved};
 
 /// Every argument of every entry point; each call uses the ones it takes.
 struct Args {
@@ -205,6 +240,16 @@ tdls_status_t call(const Args& a, Operands& op) {
     case Entry::Getrs:
         return tdls_batched_getrs(a.handle, dtype, layout, a.n, a.nrhs, A, a.lda, a.strideA, ipiv,
                                   a.strideIpiv, B, a.ldb, a.strideB, a.batch);
+    case Entry::Solve:
+        return tdls_batched_solve(a.handle, dtype, layout, a.n, a.nrhs, A, a.lda, a.strideA, B, a.ldb,
+                                  a.strideB, info, a.batch);
+    case Entry::SolvePtr:
+        return tdls_batched_solve_ptr(a.handle, dtype, layout, a.n, a.nrhs,
+                                      a.null_A ? nullptr : op.A_array.data(), a.lda,
+                                      a.null_B ? nullptr : op.B_array.data(), a.ldb, info, a.batch);
+    case Entry::SolveInterleaved:
+        return tdls_batched_solve_interleaved(a.handle, dtype, layout, a.n, a.nrhs, A, B, info, a.batch,
+                                              a.block);
     }
     return TDLS_ERROR_INTERNAL;
 }
@@ -334,16 +379,16 @@ std::vector<Row> invalid_rows() {
              return V{has("ldb (-1)"), a.row_major() ? has("nrhs (2)") : has("n (3)")};
          }});
     // 6. strides and block
-    add({"strideA lda*n-1", with_strides, [](Args& a) { a.strideA = a.lda * a.n - 1; },
+    add({"strideA lda*n-1", with_strideA, [](Args& a) { a.strideA = a.lda * a.n - 1; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("strideA (14)"), has("lda*n")};
          }});
-    add({"strideA 0", with_strides, [](Args& a) { a.strideA = 0; }, TDLS_ERROR_INVALID_VALUE,
+    add({"strideA 0", with_strideA, [](Args& a) { a.strideA = 0; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("strideA (0)"), has("lda*n")};
          }});
-    add({"strideIpiv n-1", with_strides, [](Args& a) { a.strideIpiv = a.n - 1; }, TDLS_ERROR_INVALID_VALUE,
+    add({"strideIpiv n-1", with_strideIpiv, [](Args& a) { a.strideIpiv = a.n - 1; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("strideIpiv (2)"), has("n (3)")};
          }});
@@ -359,22 +404,16 @@ std::vector<Row> invalid_rows() {
              // Column-major this stride (ldb*n) is valid: the row expects success there.
              return a.row_major() ? V{has("strideB (8)"), has("ldb*n")} : V{};
          }});
-    add({"block 0",
-         {Entry::Interleaved},
-         [](Args& a) { a.block = 0; },
-         TDLS_ERROR_INVALID_VALUE,
+    add({"block 0", interleaved_forms, [](Args& a) { a.block = 0; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) { return V{has("block (0)")}; }});
-    add({"block -3",
-         {Entry::Interleaved},
-         [](Args& a) { a.block = -3; },
-         TDLS_ERROR_INVALID_VALUE,
+    add({"block -3", interleaved_forms, [](Args& a) { a.block = -3; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) { return V{has("block (-3)")}; }});
-    add({"lda*n overflows int64", with_strides,
+    add({"lda*n overflows int64", with_strideA,
          [](Args& a) { a.lda = std::numeric_limits<std::int64_t>::max(); }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("strideA (18)"), has("lda*n")};
          }});
-    add({"lda*n overflows int64 (2^62)", with_strides, [](Args& a) { a.lda = std::int64_t(1) << 62; },
+    add({"lda*n overflows int64 (2^62)", with_strideA, [](Args& a) { a.lda = std::int64_t(1) << 62; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("strideA (18)"), has("lda*n")};
@@ -384,15 +423,53 @@ std::vector<Row> invalid_rows() {
          [](const Args&) {
              return V{has("strideB (14)"), has("ldb*")};
          }});
+    // 6b. footprints with byte offsets beyond INT64_MAX (test_capi_footprint.cpp
+    // sweeps their limits; here one of each, for every entry point that takes the size)
+    const std::int64_t two_61 = std::int64_t(1) << 61;
+    add({"lda 2^61: one system's A beyond INT64_MAX bytes", with_lda,
+         [=](Args& a) {
+             a.lda = two_61;
+             a.strideA = std::numeric_limits<std::int64_t>::max(); // not below lda*n
+         },
+         TDLS_ERROR_INVALID_VALUE,
+         [=](const Args&) {
+             return V{has("lda (" + str(two_61) + ")"), has("footprint of A")};
+         }});
+    add({"ldb 2^61: one system's B beyond INT64_MAX bytes", with_ldb,
+         [=](Args& a) {
+             a.ldb = two_61;
+             a.strideB = std::numeric_limits<std::int64_t>::max();
+         },
+         TDLS_ERROR_INVALID_VALUE,
+         [=](const Args&) {
+             return V{has("ldb (" + str(two_61) + ")"), has("footprint of B")};
+         }});
+    add({"strideA 2^61: the batch's A beyond INT64_MAX bytes", with_strideA,
+         [=](Args& a) { a.strideA = two_61; }, TDLS_ERROR_INVALID_VALUE,
+         [=](const Args&) {
+             return V{has("strideA (" + str(two_61) + ")"), has("footprint of A")};
+         }});
+    add({"strideB 2^61: the batch's B beyond INT64_MAX bytes", with_strideB,
+         [=](Args& a) { a.strideB = two_61; }, TDLS_ERROR_INVALID_VALUE,
+         [=](const Args&) {
+             return V{has("strideB (" + str(two_61) + ")"), has("footprint of B")};
+         }});
+    add({"block 2^61: the interleaved A beyond INT64_MAX bytes", interleaved_forms,
+         [=](Args& a) { a.block = two_61; }, TDLS_ERROR_INVALID_VALUE,
+         [=](const Args&) {
+             return V{has("block (" + str(two_61) + ")"), has("footprint of A")};
+         }});
+    add({"batch 2^61: info beyond INT64_MAX bytes", pointer_forms, [=](Args& a) { a.batch = two_61; },
+         TDLS_ERROR_INVALID_VALUE,
+         [=](const Args&) {
+             return V{has("batch (" + str(two_61) + ")"), has("footprint of info")};
+         }});
     // 7. NULL operands
     add({"NULL A", with_base_A, [](Args& a) { a.null_A = true; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{word("A"), has("NULL")};
          }});
-    add({"NULL A_array",
-         {Entry::Ptr},
-         [](Args& a) { a.null_A = true; },
-         TDLS_ERROR_INVALID_VALUE,
+    add({"NULL A_array", pointer_forms, [](Args& a) { a.null_A = true; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{word("A_array"), has("NULL")};
          }});
@@ -400,10 +477,7 @@ std::vector<Row> invalid_rows() {
          [](const Args&) {
              return V{word("B"), has("NULL")};
          }});
-    add({"NULL B_array",
-         {Entry::Ptr},
-         [](Args& a) { a.null_B = true; },
-         TDLS_ERROR_INVALID_VALUE,
+    add({"NULL B_array", pointer_forms, [](Args& a) { a.null_B = true; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{word("B_array"), has("NULL")};
          }});
@@ -418,23 +492,17 @@ std::vector<Row> invalid_rows() {
          [](const Args&) {
              return V{word("ipiv"), has("NULL")};
          }});
-    add({"NULL entry of A_array (the last)",
-         {Entry::Ptr},
-         [](Args& a) { a.null_A_entry = a.batch - 1; },
+    add({"NULL entry of A_array (the last)", pointer_forms, [](Args& a) { a.null_A_entry = a.batch - 1; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("A_array[3]"), has("NULL")};
          }});
-    add({"NULL entry of A_array (the first)",
-         {Entry::Ptr},
-         [](Args& a) { a.null_A_entry = 0; },
+    add({"NULL entry of A_array (the first)", pointer_forms, [](Args& a) { a.null_A_entry = 0; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("A_array[0]"), has("NULL")};
          }});
-    add({"NULL entry of B_array",
-         {Entry::Ptr},
-         [](Args& a) { a.null_B_entry = a.batch - 1; },
+    add({"NULL entry of B_array", pointer_forms, [](Args& a) { a.null_B_entry = a.batch - 1; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("B_array[3]"), has("NULL")};
@@ -564,7 +632,7 @@ std::vector<Row> order_rows() {
          [](const Args&) {
              return V{has("lda (2)"), has("n (3)")};
          }});
-    add({"lda < n + strideA 0", with_strides,
+    add({"lda < n + strideA 0", with_strideA,
          [](Args& a) {
              a.lda = 2;
              a.strideA = 0;
@@ -579,7 +647,7 @@ std::vector<Row> order_rows() {
              a.strideA = 0;
          },
          TDLS_ERROR_INVALID_VALUE, [](const Args&) { return V{has("ldb (-1)")}; }});
-    add({"strideA 0 + NULL A", with_strides,
+    add({"strideA 0 + NULL A", with_strideA,
          [](Args& a) {
              a.strideA = 0;
              a.null_A = true;
@@ -593,14 +661,12 @@ std::vector<Row> order_rows() {
          },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) { return V{has("strideIpiv (0)")}; }});
-    add({"block 0 + NULL A",
-         {Entry::Interleaved},
+    add({"block 0 + NULL A", interleaved_forms,
          [](Args& a) {
              a.block = 0;
              a.null_A = true;
          },
-         TDLS_ERROR_INVALID_VALUE,
-         [](const Args&) { return V{has("block (0)")}; }});
+         TDLS_ERROR_INVALID_VALUE, [](const Args&) { return V{has("block (0)")}; }});
     add({"NULL B + getrs pivot 0",
          {Entry::Getrs},
          [](Args& a) {
@@ -612,8 +678,7 @@ std::vector<Row> order_rows() {
          [](const Args&) {
              return V{word("B"), has("NULL")};
          }});
-    add({"NULL info + NULL entry of A_array",
-         {Entry::Ptr},
+    add({"NULL info + NULL entry of A_array", pointer_forms,
          [](Args& a) {
              a.null_info = true;
              a.null_A_entry = 2;
@@ -630,7 +695,7 @@ std::vector<Row> order_rows() {
          },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args& a) {
-             return V{word(a.entry == Entry::Ptr ? "A_array" : "A"), has("NULL")};
+             return V{word(is_pointers(a.entry) ? "A_array" : "A"), has("NULL")};
          },
          true});
     add({"n TDLS_MAX_ORDER+1 + getrs pivot 0",
@@ -643,15 +708,32 @@ std::vector<Row> order_rows() {
          TDLS_ERROR_NOT_SUPPORTED,
          [](const Args&) { return V{has("n (" + str(TDLS_MAX_ORDER + 1) + ")")}; },
          true});
+    // The footprint (step 6) before the NULL operands (step 7).
+    add({"strideA 2^61 + NULL A", with_strideA,
+         [](Args& a) {
+             a.strideA = std::int64_t(1) << 61;
+             a.null_A = true;
+         },
+         TDLS_ERROR_INVALID_VALUE,
+         [](const Args&) {
+             return V{has("strideA (" + str(std::int64_t(1) << 61) + ")"), has("footprint of A")};
+         }});
+    add({"block 2^61 + NULL info", interleaved_forms,
+         [](Args& a) {
+             a.block = std::int64_t(1) << 61;
+             a.null_info = true;
+         },
+         TDLS_ERROR_INVALID_VALUE,
+         [](const Args&) {
+             return V{has("block (" + str(std::int64_t(1) << 61) + ")"), has("footprint of A")};
+         }});
     // Validation comes before the quick returns.
-    add({"batch 0 + block 0",
-         {Entry::Interleaved},
+    add({"batch 0 + block 0", interleaved_forms,
          [](Args& a) {
              a.batch = 0;
              a.block = 0;
          },
-         TDLS_ERROR_INVALID_VALUE,
-         [](const Args&) { return V{has("block (0)")}; }});
+         TDLS_ERROR_INVALID_VALUE, [](const Args&) { return V{has("block (0)")}; }});
     add({"batch 0 + n TDLS_MAX_ORDER+1", all_entries,
          [](Args& a) {
              a.batch = 0;
@@ -683,7 +765,7 @@ std::vector<Row> order_rows() {
              a.dtype = 7;
          },
          TDLS_ERROR_INVALID_VALUE, [](const Args&) { return V{has("dtype (7)")}; }});
-    add({"nrhs 0 + strideIpiv 0", with_strides,
+    add({"nrhs 0 + strideIpiv 0", with_strideIpiv,
          [](Args& a) {
              a.nrhs = 0;
              a.strideIpiv = 0;
@@ -766,7 +848,7 @@ Masks masks_of(const Args& a, const Operands& op) {
             std::vector<bool>(op.B.size() / op.element_size)};
     const std::int64_t n = a.n, nrhs = a.nrhs;
     for (std::int64_t s = 0; s < a.batch; ++s) {
-        if (a.entry == Entry::Interleaved) {
+        if (is_interleaved(a.entry)) {
             const std::int64_t first = s / a.block * a.block, lane = s % a.block;
             for (std::int64_t e = 0; e < n * n; ++e)
                 m.A[std::size_t(first * n * n + e * a.block + lane)] = true;
@@ -819,16 +901,16 @@ TEST_CASE("one invalid argument: status, message naming it, no operand touched",
     std::size_t expected_cases = 0;
     for (const Row& row : rows) expected_cases += row.entries.size() * variants.size();
     const int cases = run_rows(rows);
-    REQUIRE(rows.size() == 39);
-    REQUIRE(cases == 468);
+    REQUIRE(rows.size() == 45);
+    REQUIRE(cases == 816);
     REQUIRE(std::size_t(cases) == expected_cases);
 }
 
 TEST_CASE("several invalid arguments: the first in the documented order wins", "[capi][invalid][order]") {
     const std::vector<Row> rows = order_rows();
     const int cases = run_rows(rows);
-    REQUIRE(rows.size() == 26);
-    REQUIRE(cases == 344);
+    REQUIRE(rows.size() == 28);
+    REQUIRE(cases == 556);
 }
 
 TEST_CASE("negative control: a valid call succeeds and changes its operands", "[capi][invalid][control]") {
@@ -850,8 +932,8 @@ TEST_CASE("negative control: a valid call succeeds and changes its operands", "[
             const Changes A = changes_of(before.A, operands.A, masks.A, operands.element_size);
             const Changes B = changes_of(before.B, operands.B, masks.B, operands.element_size);
             const Changes ipiv = changes_of(before.ipiv, operands.ipiv, masks.ipiv);
-            if (entry == Entry::Getrs) {
-                CHECK(A.inside == 0); // getrs reads the factors and pivots only
+            if (entry == Entry::Getrs || is_solve(entry)) {
+                CHECK(A.inside == 0); // getrs reads the factors and pivots only, a solve A only
                 CHECK(ipiv.inside == 0);
             } else {
                 CHECK(A.inside > 0);
@@ -868,7 +950,7 @@ TEST_CASE("negative control: a valid call succeeds and changes its operands", "[
             ++cases;
         }
     }
-    REQUIRE(cases == 20);
+    REQUIRE(cases == 32);
 }
 
 TEST_CASE("quick return: batch 0 touches nothing, even with NULL operands", "[capi][invalid][quick]") {
@@ -900,7 +982,7 @@ TEST_CASE("quick return: batch 0 touches nothing, even with NULL operands", "[ca
             ++cases;
         }
     }
-    REQUIRE(cases == 20);
+    REQUIRE(cases == 32);
 }
 
 TEST_CASE("quick return: n 0 sets info to 0 for each system and touches nothing else",
@@ -945,10 +1027,11 @@ TEST_CASE("quick return: n 0 sets info to 0 for each system and touches nothing 
             ++cases;
         }
     }
-    REQUIRE(cases == 60);
+    REQUIRE(cases == 96);
 }
 
-TEST_CASE("quick return: nrhs 0 factors only and leaves B alone (B may be NULL)", "[capi][invalid][quick]") {
+TEST_CASE("quick return: nrhs 0 factors only (a solve: info only) and leaves B alone (B may be NULL)",
+          "[capi][invalid][quick]") {
     int cases = 0;
     for (Entry entry : all_entries) {
         for (const Variant& variant : variants) {
@@ -973,6 +1056,24 @@ TEST_CASE("quick return: nrhs 0 factors only and leaves B alone (B may be NULL)"
                     ++cases;
                     continue;
                 }
+                if (is_solve(entry)) {
+                    // info only: A and the pivot buffer as they were; info that of the same solve
+                    // with right-hand sides, and of gesv's.
+                    CHECK(operands.A == before.A);
+                    CHECK(operands.ipiv == before.ipiv);
+                    CHECK(operands.A_array == before.A_array);
+                    CHECK(operands.info != before.info);
+                    Operands reference(with_rhs, with_rhs);
+                    REQUIRE(call(with_rhs, reference) == TDLS_SUCCESS);
+                    CHECK(operands.info == reference.info);
+                    Args gesv = with_rhs;
+                    gesv.entry = gesv_of(entry);
+                    Operands by_gesv(with_rhs, gesv);
+                    REQUIRE(call(gesv, by_gesv) == TDLS_SUCCESS);
+                    CHECK(operands.info == by_gesv.info);
+                    ++cases;
+                    continue;
+                }
                 // The factors, pivots and verdicts are those of the same call with right-hand sides.
                 Operands reference(with_rhs, with_rhs);
                 REQUIRE(call(with_rhs, reference) == TDLS_SUCCESS);
@@ -984,7 +1085,7 @@ TEST_CASE("quick return: nrhs 0 factors only and leaves B alone (B may be NULL)"
             }
         }
     }
-    REQUIRE(cases == 40);
+    REQUIRE(cases == 64);
 }
 
 TEST_CASE("ipiv may be NULL except in getrs; its stride is then not checked", "[capi][invalid][quick]") {
