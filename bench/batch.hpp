@@ -83,9 +83,11 @@ struct HostBatch {
 /// on the diagonal (strictly diagonally dominant, well conditioned), then the
 /// rows shuffled so that partial pivoting really swaps; B uniform in [-1, 1].
 /// System s depends on s only (its own seeded generator), so every storage
-/// and every thread count sees the very same systems.
+/// and every thread count sees the very same systems. shuffle false keeps
+/// the dominant diagonal in place (for a solver that does not pivot); the
+/// generator draws the same numbers either way.
 template <typename T>
-void generate(HostBatch<T>& batch, std::uint64_t seed = 42) {
+void generate(HostBatch<T>& batch, std::uint64_t seed = 42, bool shuffle = true) {
     const Storage& st = batch.storage;
     const int n = st.n;
     oneapi::tbb::parallel_for(std::int64_t(0), st.count, std::int64_t(4096), [&](std::int64_t first) {
@@ -95,6 +97,8 @@ void generate(HostBatch<T>& batch, std::uint64_t seed = 42) {
             std::uniform_real_distribution<double> uniform(-1.0, 1.0);
             for (int i = 0; i < n; ++i) order[std::size_t(i)] = i;
             std::shuffle(order.begin(), order.end(), rng);
+            if (!shuffle)
+                for (int i = 0; i < n; ++i) order[std::size_t(i)] = i;
             T* A = batch.A.data() + st.a_offset(s);
             for (int r = 0; r < n; ++r)
                 for (int c = 0; c < n; ++c) {

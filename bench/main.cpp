@@ -106,8 +106,9 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
                std::vector<Row>& rows, bool& failed) {
     const std::int64_t count = systems_for(n, nrhs, sizeof(T), o.mib);
     std::map<std::string, std::shared_ptr<HostBatch<T>>> batches; // by storage
-    auto batch_for = [&](bool row_major, bool interleaved) {
-        const std::string key = std::string(row_major ? "row" : "col") + (interleaved ? " interleaved" : "");
+    auto batch_for = [&](bool row_major, bool interleaved, bool shuffled = true) {
+        const std::string key = std::string(row_major ? "row" : "col") + (interleaved ? " interleaved" : "") +
+                                (shuffled ? "" : " unshuffled");
         auto& batch = batches[key];
         if (!batch) {
             Storage st;
@@ -115,7 +116,7 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
             st.interleaved = interleaved;
             st.block = interleaved ? (o.block > 0 ? std::min(o.block, count) : count) : 1;
             batch = std::make_shared<HostBatch<T>>(st);
-            generate(*batch);
+            generate(*batch, 42, shuffled);
         }
         return batch;
     };
@@ -123,6 +124,10 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
     if (o.wants_peer("lapacke")) solvers.push_back(make_lapacke_solver<T>(batch_for(false, false)));
     if (o.wants_peer("eigen")) solvers.push_back(make_eigen_solver<T>(batch_for(false, false)));
     if (o.wants_peer("cublas")) solvers.push_back(make_cublas_solver<T>(batch_for(false, false)));
+    if (o.wants_peer("mkl")) {
+        solvers.push_back(make_mkl_batch_solver<T>(batch_for(false, false)));
+        solvers.push_back(make_mkl_compact_solver<T>(batch_for(false, false, false)));
+    }
     for (const bool row_major : o.row_major)
         for (const Form form : o.forms)
             for (const Op op : o.ops)
@@ -189,14 +194,46 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
     std::fflush(stdout);
 }
 
-/// OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, before main: set it
-/// and start again, once, so that OpenBLAS never starts its own threads.
-void pin_openblas_threads(char** argv) {
-    const char* value = std::getenv("OPENBLAS_NUM_THREADS");
-    if (value && std::strcmp(value, "1") == 0) return;
+/// The folder of oneMKL's libmkl_rt.so.3: TDLS_BENCH_MKL's, else that of the
+/// Python whose `pip install mkl` put it in <prefix>/lib; empty if neither.
+std::string mkl_folder() {
+    const char* path = std::getenv("TDLS_BENCH_MKL");
+    if (path && *path) {
+        const std::string p = path;
+        const auto slash = p.rfind('/');
+        return slash == std::string::npos ? std::string() : p.substr(0, slash);
+    }
+    std::string prefix;
+    if (std::FILE* python = popen("python3 -c 'import sys; print(sys.prefix)' 2>/dev/null", "r")) {
+        char line[4096] = {};
+        if (std::fgets(line, sizeof line, python)) prefix = line;
+        pclose(python);
+    }
+    while (!prefix.empty() && (prefix.back() == '\n' || prefix.back() == '\r')) prefix.pop_back();
+    if (prefix.empty()) return {};
+    const std::string folder = prefix + "/lib";
+    return access((folder + "/libmkl_rt.so.3").c_str(), R_OK) == 0 ? folder : std::string();
+}
+
+/// OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, before main, and
+/// oneMKL's libmkl_rt finds its sibling libraries through LD_LIBRARY_PATH,
+/// which the loader reads at start: set OPENBLAS_NUM_THREADS=1,
+/// MKL_THREADING_LAYER=SEQUENTIAL and MKL's folder there, and start again,
+/// once, so that neither library starts threads of its own.
+void set_library_environment(char** argv) {
+    if (const char* done = std::getenv("TDLS_BENCH_ENVIRONMENT"); done && std::strcmp(done, "1") == 0) return;
+    setenv("TDLS_BENCH_ENVIRONMENT", "1", 1);
     setenv("OPENBLAS_NUM_THREADS", "1", 1);
+    setenv("MKL_THREADING_LAYER", "SEQUENTIAL", 1);
+    const std::string folder = mkl_folder();
+    if (!folder.empty()) {
+        const char* path = std::getenv("LD_LIBRARY_PATH");
+        setenv("LD_LIBRARY_PATH", (folder + (path && *path ? ":" + std::string(path) : "")).c_str(), 1);
+    }
     execv("/proc/self/exe", argv);
-    // Without /proc, openblas_set_num_threads(1) still holds OpenBLAS to one thread per call.
+    // Without /proc, openblas_set_num_threads(1) and mkl_set_threading_layer
+    // still hold both to one thread per call; MKL is then found only on the
+    // caller's LD_LIBRARY_PATH.
 }
 
 std::string join(const std::string& dir, const std::string& file) {
@@ -208,7 +245,7 @@ std::string join(const std::string& dir, const std::string& file) {
 
 int main(int argc, char** argv) {
     using namespace bench;
-    pin_openblas_threads(argv);
+    set_library_environment(argv);
     const Options o = parse_options(argc, argv);
     const double start = now_seconds();
 
@@ -225,6 +262,7 @@ int main(int argc, char** argv) {
     if (o.wants_peer("lapacke")) std::printf("| LAPACKE peer | %s |\n", lapacke_description().c_str());
     if (o.wants_peer("eigen")) std::printf("| Eigen peer | %s |\n", eigen_description().c_str());
     if (o.wants_peer("cublas")) std::printf("| GPU peer | %s |\n", cublas_description().c_str());
+    if (o.wants_peer("mkl")) std::printf("| oneMKL peer | %s |\n", mkl_description().c_str());
     std::printf("| batches | A + B about %g MiB per (type, n, nrhs); best and median of %d samples |\n",
                 o.mib, o.reps);
 

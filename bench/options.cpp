@@ -46,7 +46,9 @@ writes a CSV and an SVG plot. Default: a short sweep (under a minute).
   --backend NAME    cpu, auto, cuda, hip                        [cpu]
   --mib M           target size of A + B per batch, MiB         [32]
   --reps R          timed samples per measurement               [3]
-  --peers LIST      lapacke, eigen, cublas, or none             [lapacke,eigen,cublas]
+  --peers LIST      lapacke, eigen, cublas, mkl, or none        [lapacke,eigen,cublas,mkl]
+                    (mkl: oneMKL batch strided LU and compact LU without
+                    pivoting, loaded at run time; pip install mkl)
   --no-machine      skip the FMA-peak and triad measurements (no roofline)
   --triad-mib M     size of each triad array, MiB               [64]
   --out DIR         directory of the CSV and SVG                [.]
@@ -145,8 +147,8 @@ Options parse_options(int argc, char** argv) {
             o.peers.clear();
             for (const std::string& item : split(value())) {
                 if (item == "none") continue;
-                if (item != "lapacke" && item != "eigen" && item != "cublas")
-                    bad("--peers: '" + item + "' is not lapacke, eigen, cublas or none");
+                if (item != "lapacke" && item != "eigen" && item != "cublas" && item != "mkl")
+                    bad("--peers: '" + item + "' is not lapacke, eigen, cublas, mkl or none");
                 o.peers.push_back(item);
             }
         } else if (key == "--no-machine") {

@@ -26,7 +26,7 @@ struct Options {
     std::string backend = "cpu"; // cpu | auto | cuda | hip
     double mib = 32;             // A + B of one batch, in MiB
     int reps = 3;                // timed samples per measurement
-    std::vector<std::string> peers = {"lapacke", "eigen", "cublas"};
+    std::vector<std::string> peers = {"lapacke", "eigen", "cublas", "mkl"};
     bool machine = true;    // measure FMA peak and triad bandwidth
     double triad_mib = 64;  // size of each of the triad's three arrays
     bool self_test = false; // perturb one tdls solution: the check must fail

@@ -17,14 +17,22 @@
 #   scripts/demo.sh                   # the default sweep
 #   scripts/demo.sh --sizes 4,16 --types d --mib 64   # arguments go to tdls-bench (bench/README.md)
 #   scripts/demo.sh --full            # the sweep behind bench/results/
+#   scripts/demo.sh --with-mkl        # first pip-installs oneMKL, which tdls-bench then times as a peer
 #   scripts/demo.sh --dry-run         # what would be built and run here, nothing done
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dry_run=0
+with_mkl=0
 bench_args=()
 for argument in "$@"; do
-  if [[ "$argument" == --dry-run ]]; then dry_run=1; else bench_args+=("$argument"); fi
+  case "$argument" in
+    --dry-run) dry_run=1 ;;
+    --with-mkl) with_mkl=1 ;;
+    *) bench_args+=("$argument") ;;
+  esac
 done
+# oneMKL from PyPI: tdls-bench finds libmkl_rt.so.3 in the Python prefix's lib/.
+mkl_install=(python3 -m pip install --quiet mkl)
 
 # ---- which GPU is here ------------------------------------------------------
 # CUDA images put nvcc in /usr/local/cuda/bin, not always on PATH.
@@ -63,6 +71,7 @@ cpu_bench=(./build/demo/bench/tdls-bench --out build/demo/bench-results "${bench
 echo "demo: $backend"
 if ((dry_run)); then
   echo "demo: would run: scripts/install-deps.sh"
+  if ((with_mkl)); then echo "demo: would run: ${mkl_install[*]}"; fi
   echo "demo: would run: ${configure[*]}"
   echo "demo: would run: ${build[*]}"
   echo "demo: would run: ${cpu_bench[*]}"
@@ -70,6 +79,7 @@ if ((dry_run)); then
   exit 0
 fi
 scripts/install-deps.sh
+if ((with_mkl)); then "${mkl_install[@]}"; fi
 "${configure[@]}" >/dev/null
 "${build[@]}"
 if ((${#gpu_bench[@]} == 0)); then exec "${cpu_bench[@]}"; fi

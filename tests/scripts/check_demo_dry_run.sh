@@ -12,6 +12,7 @@ rm -rf "$scratch"
 mkdir -p "$scratch"
 failures=0
 # run_case <name> <nvidia-smi body> <rocminfo body> <pattern that must not match> <patterns that must>...
+# (DEMO_EXTRA: more demo.sh options, e.g. --with-mkl, which must not reach tdls-bench)
 run_case() {
   local name=$1 nvidia=$2 rocm=$3 must_not=$4 bin=$scratch/$1 out pattern
   shift 4
@@ -19,7 +20,8 @@ run_case() {
   printf '#!/bin/sh\n%s\n' "$nvidia" >"$bin/nvidia-smi"
   printf '#!/bin/sh\n%s\n' "$rocm" >"$bin/rocminfo"
   chmod +x "$bin/nvidia-smi" "$bin/rocminfo"
-  out=$(PATH="$bin:$PATH" bash "$source_dir/scripts/demo.sh" --dry-run --sizes 4)
+  # shellcheck disable=SC2086 # DEMO_EXTRA is a list of words
+  out=$(PATH="$bin:$PATH" bash "$source_dir/scripts/demo.sh" --dry-run ${DEMO_EXTRA:-} --sizes 4)
   printf '%s\n' "--- $name" "$out"
   for pattern in "$@" "tdls-bench --out build/demo/bench-results --sizes 4$"; do
     if ! grep -Eq -- "$pattern" <<<"$out"; then echo "FAIL $name: no line matches '$pattern'"; failures=$((failures + 1)); fi
@@ -34,10 +36,13 @@ run_case amd "$no_gpu" 'echo "  Name:                    gfx90a"' 'tdls_cuda|GPU
   '^demo: AMD GPU gfx90a$' 'TDLS_BUILD_GPU_PLUGINS=ON .*TDLS_HIP_ARCHITECTURES=gfx90a$' \
   '--target tdls-bench tdls_hip$'
 run_case none "$no_gpu" 'echo "ROCk module is NOT loaded, possibly no GPU devices"' \
-  'tdls_cuda|tdls_hip|--bench|GPU_PLUGINS=ON' \
+  'tdls_cuda|tdls_hip|--bench|GPU_PLUGINS=ON|pip install' \
   '^demo: CPU only \(no GPU found\)$' 'TDLS_BUILD_GPU_PLUGINS=OFF' '--target tdls-bench$'
+# --with-mkl installs oneMKL first and is demo.sh's own option, not tdls-bench's.
+DEMO_EXTRA=--with-mkl run_case mkl "$no_gpu" 'exit 1' 'with-mkl' \
+  '^demo: would run: python3 -m pip install --quiet mkl$' '^demo: CPU only \(no GPU found\)$'
 if ((failures)); then
   echo "check_demo_dry_run: $failures failures"
   exit 1
 fi
-echo "check_demo_dry_run: 3 cases passed"
+echo "check_demo_dry_run: 4 cases passed"
