@@ -54,6 +54,33 @@ constexpr std::span<const CpuInstance> entries(const CpuInstance (&table)[Size])
     return {table, Size - 1};
 }
 
+/// A family's blocked kernel of the orders past the tiles, [double][row-major];
+/// all null for the scalar family and for an ISA left out of the build.
+using BlockedKernels = kernels::cpu::RangeKernel[2][2];
+#define TDLS_BLOCKED_KERNELS(ISA)                                                                            \
+    {                                                                                                        \
+        {&kernels::cpu::simd::ISA::blocked_range<float, false>, &kernels::cpu::simd::ISA::blocked_range<float, true>},   \
+        {&kernels::cpu::simd::ISA::blocked_range<double, false>,                                            \
+         &kernels::cpu::simd::ISA::blocked_range<double, true>},                                            \
+    }
+constexpr BlockedKernels no_blocked_kernels = {};
+#if TDLS_SIMD_GENERIC_BYTES > 0
+constexpr BlockedKernels generic_blocked = TDLS_BLOCKED_KERNELS(generic);
+#else
+constexpr const BlockedKernels& generic_blocked = no_blocked_kernels;
+#endif
+#if TDLS_SIMD_AVX2_BYTES > 0
+constexpr BlockedKernels avx2_blocked = TDLS_BLOCKED_KERNELS(avx2);
+#else
+constexpr const BlockedKernels& avx2_blocked = no_blocked_kernels;
+#endif
+#if TDLS_SIMD_AVX512_BYTES > 0
+constexpr BlockedKernels avx512_blocked = TDLS_BLOCKED_KERNELS(avx512);
+#else
+constexpr const BlockedKernels& avx512_blocked = no_blocked_kernels;
+#endif
+#undef TDLS_BLOCKED_KERNELS
+
 /// What the registry knows of each family, in CpuFamily's order: its name
 /// (the value of TDLS_CPU_KERNEL), its vector bytes (0: one system per
 /// thread) and its instances.
@@ -61,12 +88,13 @@ struct FamilyTraits {
     const char* name;
     int vector_bytes;
     std::span<const CpuInstance> instances;
+    const BlockedKernels& blocked; ///< past the tiles; null: the scalar family's dynamic kernel
 };
 constexpr FamilyTraits family_traits[] = {
-    {"scalar", 0, entries(scalar_instances)},
-    {"generic", TDLS_SIMD_GENERIC_BYTES, entries(generic_instances)},
-    {"avx2", TDLS_SIMD_AVX2_BYTES, entries(avx2_instances)},
-    {"avx512", TDLS_SIMD_AVX512_BYTES, entries(avx512_instances)},
+    {"scalar", 0, entries(scalar_instances), no_blocked_kernels},
+    {"generic", TDLS_SIMD_GENERIC_BYTES, entries(generic_instances), generic_blocked},
+    {"avx2", TDLS_SIMD_AVX2_BYTES, entries(avx2_instances), avx2_blocked},
+    {"avx512", TDLS_SIMD_AVX512_BYTES, entries(avx512_instances), avx512_blocked},
 };
 constexpr CpuFamily all_families[] = {CpuFamily::Scalar, CpuFamily::SimdGeneric, CpuFamily::SimdAvx2,
                                       CpuFamily::SimdAvx512};
@@ -161,7 +189,13 @@ CpuFamily cpu_family() noexcept {
 
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
                                    CpuFamily family) noexcept {
-    if (n > kernels::cpu::simd::max_order) family = CpuFamily::Scalar;
+    if (n > kernels::cpu::simd::max_order) {
+        if (n > TDLS_MAX_ORDER) return {};
+        // One system per thread: the family's blocked kernel, or the scalar cooperative one.
+        const kernels::cpu::RangeKernel blocked = traits(family).blocked[dtype == TDLS_FLOAT64][row_major];
+        if (blocked != nullptr) return {blocked, 1};
+        family = CpuFamily::Scalar;
+    }
     kernels::cpu::RangeKernel dynamic = nullptr;
     for (const CpuInstance& instance : traits(family).instances) {
         if (instance.dtype != dtype || instance.row_major != row_major) continue;

@@ -465,9 +465,9 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[g
     REQUIRE(tally.controls >= 2 * (7 * 5 * 3 + 7 * 4 * 2));
 }
 
-// [cooperative]: orders above the SIMD kernels' 64, which every CPU family
-// serves with the same cooperative kernel (tests/capi/CMakeLists.txt runs
-// them once, not once per family).
+// [cooperative]: orders above the SIMD tiles' 64, one system per thread: the
+// scalar family's cooperative kernel, each SIMD family's blocked kernel
+// (tests/capi/CMakeLists.txt says where each family runs them).
 TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "[gesv][dynamic][cooperative]",
                    float, double) {
     // Fewer right-hand-side counts and one call per form here: a call costs

@@ -12,8 +12,9 @@
 
 namespace tdls::kernels::cpu::simd {
 
-/// The largest order the SIMD kernels serve: a tile of 64 x 64 vectors is
-/// 256 KiB, at home in L2; past it the per-system solver takes over.
+/// The largest order the SIMD tiles serve: a tile of 64 x 64 vectors is
+/// 256 KiB, at home in L2; past it each ISA's blocked kernel takes one
+/// system per thread (blocked_lu.hpp).
 inline constexpr int max_order = 64;
 
 } // namespace tdls::kernels::cpu::simd
@@ -22,6 +23,8 @@ inline constexpr int max_order = 64;
     namespace tdls::kernels::cpu::simd::ISA {                                                                \
     template <typename T, int StaticN, bool RowMajor>                                                        \
     void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end);                           \
+    template <typename T, bool RowMajor>                                                                     \
+    void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end);                         \
     }
 TDLS_SIMD_DECLARE_RANGE_KERNEL(generic)
 TDLS_SIMD_DECLARE_RANGE_KERNEL(avx2)

@@ -1,0 +1,335 @@
+// libtdls: one system of order past the SIMD tiles (65..1024) on one thread,
+// by a blocked right-looking LU with partial pivoting (the order of LAPACK's
+// dgetrf: a panel of `panel` columns factored by dgetf2's steps, its
+// interchanges applied to the rest of the rows, the block row solved with
+// the panel's unit lower triangle, the trailing matrix updated by a
+// register-blocked product), then LAPACK's triangular solves. Vector code of
+// the translation unit's instruction set (TDLS_SIMD_ISA), compiled with its
+// multiply-adds contracted, like the tiles.
+//
+// The matrix is copied into a column-major scratch whose columns are padded
+// to a multiple of the product's row block and, where that height is a
+// multiple of 1 KiB, one block more: power-of-two orders would otherwise map
+// every column to the same cache sets (n = 256 ran 10x slower than 255 in the
+// cooperative kernel). The padding rows start at zero and the product keeps
+// them so (their factors are zero), so whole vectors run to the padded height.
+//
+// Pivots and singularity are decided as in every other kernel (detail/
+// engine.hpp, simd/tile_lu.hpp): the first largest magnitude below the
+// diagonal unless the diagonal one is not smaller (or, under a threshold tau
+// < 1, reaches tau times it), NaN never chosen from below, a column whose
+// largest candidate is below the smallest normal number singular (its
+// multipliers then scaled by 1). The operation order differs from the
+// unblocked kernels, so results match them within rounding, not bit for bit;
+// gesv, solve and getrf + getrs through this kernel agree bit for bit.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "../../common/batch_call.hpp"
+#include "lanes.hpp"
+
+#ifndef TDLS_SIMD_BYTES
+#error "TDLS_SIMD_BYTES must give the vector width of this translation unit"
+#endif
+
+namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+template <typename T>
+class BlockedLu {
+  public:
+    static constexpr int W = TDLS_SIMD_BYTES / int(sizeof(T));
+    using L = Lanes<T, W>;
+    using V = typename L::V;
+    /// Rows and columns of one register block of the trailing update.
+    static constexpr int block_rows = 2 * W;
+    static constexpr int block_columns = 4;
+    /// Columns of a panel: a multiple of block_rows, so that every trailing
+    /// matrix starts on a row block boundary of the padded column.
+    static constexpr int panel = 32;
+    static_assert(panel % block_rows == 0);
+
+    static int leading(int n) noexcept {
+        int ld = (n + block_rows - 1) / block_rows * block_rows;
+        if (std::int64_t(ld) * std::int64_t(sizeof(T)) % 1024 == 0) ld += block_rows;
+        return ld;
+    }
+
+    explicit BlockedLu(int n) : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * n, T(0)), pivot_(n), x_(n) {}
+
+    T* column(int j) noexcept { return a_.data() + std::int64_t(j) * ld_; }
+    int* pivots() noexcept { return pivot_.data(); }
+
+    /// The caller's matrix (element (r, c) at A[r * row + c * col]) into the scratch.
+    void load(const T* A, std::int64_t row, std::int64_t col) noexcept {
+        for (int j = 0; j < n_; ++j) {
+            T* c = column(j);
+            const T* from = A + j * col;
+            if (row == 1)
+                std::copy(from, from + n_, c);
+            else
+                for (int i = 0; i < n_; ++i) c[i] = from[i * row];
+            std::fill(c + n_, c + ld_, T(0)); // padding rows: zero, whatever the last system left
+        }
+    }
+
+    void store(T* A, std::int64_t row, std::int64_t col) noexcept {
+        for (int j = 0; j < n_; ++j) {
+            const T* c = column(j);
+            T* to = A + j * col;
+            if (row == 1)
+                std::copy(c, c + n_, to);
+            else
+                for (int i = 0; i < n_; ++i) to[i * row] = c[i];
+        }
+    }
+
+    /// P A = L U in place; pivots()[k] = the row exchanged with row k at step
+    /// k (0-based). Returns LAPACK's info.
+    int factor(T tau) noexcept {
+        int info = 0;
+        for (int k0 = 0; k0 < n_; k0 += panel) {
+            const int kb = std::min(panel, n_ - k0);
+            factor_panel(k0, kb, tau, info);
+            exchange_outside_panel(k0, kb);
+            if (k0 + kb == n_) break;
+            solve_block_row(k0, kb);
+            update_trailing(k0, kb);
+        }
+        return info;
+    }
+
+    /// Solves one right-hand side in x() from the factors and pivots.
+    /// Column-major: P b, L y = P b, U x = y (divided). Row-major: the
+    /// factors are those of A^T = P^T L U: U^T z = b (reciprocal-scaled),
+    /// L^T w = z, x = P^T w.
+    void solve(bool row_major) noexcept {
+        T* x = x_.data();
+        const int n = n_;
+        if (!row_major) {
+            for (int k = 0; k < n; ++k) std::swap(x[k], x[pivot_[std::size_t(k)]]);
+            for (int k = 0; k < n; ++k) {
+                const T y = x[k];
+                const T* l = column(k);
+                for (int i = k + 1; i < n; ++i) x[i] = x[i] - l[i] * y;
+            }
+            for (int k = n - 1; k >= 0; --k) {
+                const T* u = column(k);
+                const T v = x[k] / u[k];
+                x[k] = v;
+                for (int i = 0; i < k; ++i) x[i] = x[i] - u[i] * v;
+            }
+            return;
+        }
+        for (int i = 0; i < n; ++i) {
+            const T z = x[i] * (T(1) / column(i)[i]);
+            x[i] = z;
+            for (int j = i + 1; j < n; ++j) x[j] = x[j] - column(j)[i] * z;
+        }
+        for (int j = n - 1; j >= 0; --j) {
+            const T w = x[j];
+            for (int i = 0; i < j; ++i) x[i] = x[i] - column(i)[j] * w;
+        }
+        for (int k = n - 1; k >= 0; --k) std::swap(x[k], x[pivot_[std::size_t(k)]]);
+    }
+
+    T* x() noexcept { return x_.data(); }
+
+  private:
+    /// dgetf2's steps on columns k0..k0+kb-1, rows k0..n-1, left-looking:
+    /// column k first receives the updates of the panel's earlier columns
+    /// (update_panel_column), then is pivoted and scaled; exchanges within the
+    /// panel only. Right-looking, every step read and wrote the rest of the
+    /// panel (64 KiB at n = 256, past L1): 28% of the whole factorization sat
+    /// on those stores.
+    void factor_panel(int k0, int kb, T tau, int& info) noexcept {
+        const int n = n_;
+        const T floor = std::numeric_limits<T>::min();
+        const bool relaxed = tau < T(1);
+        for (int k = k0; k < k0 + kb; ++k) {
+            T* c = column(k);
+            update_panel_column(k0, k);
+            const T in_place = std::fabs(c[k]);
+            T best = T(-1);
+            int below = -1;
+            for (int i = k + 1; i < n; ++i) {
+                const T m = std::fabs(c[i]);
+                if (m > best) { // NaN never wins
+                    best = m;
+                    below = i;
+                }
+            }
+            const bool larger_below = below >= 0 && best > in_place;
+            bool stays = !larger_below;
+            if (relaxed) stays = stays || (in_place >= tau * best && in_place >= floor && in_place > T(0));
+            const T largest = larger_below ? best : in_place;
+            const int p = stays ? k : below;
+            pivot_[std::size_t(k)] = p;
+            const bool singular = largest < floor || largest == T(0);
+            if (singular && info == 0) info = k + 1;
+            if (p != k)
+                for (int j = k0; j < k0 + kb; ++j) std::swap(column(j)[k], column(j)[p]);
+            const T reciprocal = singular ? T(1) : T(1) / c[k];
+            for (int i = k + 1; i < n; ++i) c[i] = c[i] * reciprocal;
+        }
+    }
+
+    /// Column k of the panel gets the updates of columns k0..k-1: its rows
+    /// k0..k-1 by forward substitution with their unit lower triangle (U's
+    /// part), its rows k..ld-1 by the product with their multipliers, four
+    /// row vectors at a time in registers (independent chains), the column
+    /// read and written once.
+    void update_panel_column(int k0, int k) noexcept {
+        T* c = column(k);
+        for (int q = k0; q < k; ++q) {
+            const T u = c[q];
+            const T* l = column(q);
+            for (int i = q + 1; i < k; ++i) c[i] = c[i] - l[i] * u;
+        }
+        if (k == k0) return;
+        const int head = std::min(ld_, (k + W - 1) / W * W);
+        for (int i = k; i < head; ++i) {
+            T x = c[i];
+            for (int q = k0; q < k; ++q) x = x - column(q)[i] * c[q];
+            c[i] = x;
+        }
+        int i = head;
+        for (; i + 4 * W <= ld_; i += 4 * W) {
+            V acc[4];
+            for (int r = 0; r < 4; ++r) acc[r] = L::load(c + i + r * W);
+            for (int q = k0; q < k; ++q) {
+                const T* l = column(q) + i;
+                const V u = L::splat(c[q]);
+                for (int r = 0; r < 4; ++r) acc[r] = acc[r] - L::load(l + r * W) * u;
+            }
+            for (int r = 0; r < 4; ++r) L::store(c + i + r * W, acc[r]);
+        }
+        for (; i < ld_; i += W) {
+            V acc = L::load(c + i);
+            for (int q = k0; q < k; ++q) acc = acc - L::load(column(q) + i) * L::splat(c[q]);
+            L::store(c + i, acc);
+        }
+    }
+
+    /// The panel's interchanges on the columns left and right of it, column
+    /// by column: all kb exchanges of one column touch that column only (in
+    /// cache), where exchanging whole rows would stride across the matrix
+    /// for every step (at n = 256 that took half of the factorization).
+    void exchange_outside_panel(int k0, int kb) noexcept {
+        const int* p = pivot_.data();
+        const auto exchange = [&](int j) {
+            T* c = column(j);
+            for (int k = k0; k < k0 + kb; ++k) std::swap(c[k], c[p[k]]);
+        };
+        for (int j = 0; j < k0; ++j) exchange(j);
+        for (int j = k0 + kb; j < n_; ++j) exchange(j);
+    }
+
+    /// U12 = L11^-1 A12: rows k0..k0+kb-1 of the columns right of the panel.
+    void solve_block_row(int k0, int kb) noexcept {
+        for (int j = k0 + kb; j < n_; ++j) {
+            T* d = column(j);
+            for (int k = k0; k < k0 + kb; ++k) {
+                const T u = d[k];
+                const T* l = column(k);
+                for (int i = k + 1; i < k0 + kb; ++i) d[i] = d[i] - l[i] * u;
+            }
+        }
+    }
+
+    /// A22 -= L21 U12 over rows k0+kb..ld-1 (the padding included, which
+    /// stays zero) and columns k0+kb..n-1: block_rows x block_columns of the
+    /// result in registers across the panel's kb steps.
+    void update_trailing(int k0, int kb) noexcept {
+        const int first = k0 + kb;
+        int j = first;
+        for (; j + block_columns <= n_; j += block_columns) update_columns<block_columns>(k0, kb, first, j);
+        for (; j < n_; ++j) update_columns<1>(k0, kb, first, j);
+    }
+
+    template <int C>
+    void update_columns(int k0, int kb, int first_row, int j) noexcept {
+        const T* u[C];
+        T* d[C];
+        for (int c = 0; c < C; ++c) {
+            d[c] = column(j + c);
+            u[c] = d[c] + k0;
+        }
+        for (int i = first_row; i < ld_; i += block_rows) {
+            V acc[2][C];
+            for (int c = 0; c < C; ++c) {
+                acc[0][c] = L::load(d[c] + i);
+                acc[1][c] = L::load(d[c] + i + W);
+            }
+            for (int k = 0; k < kb; ++k) {
+                const T* l = column(k0 + k) + i;
+                const V l0 = L::load(l), l1 = L::load(l + W);
+                for (int c = 0; c < C; ++c) {
+                    const V b = L::splat(u[c][k]);
+                    acc[0][c] = acc[0][c] - l0 * b;
+                    acc[1][c] = acc[1][c] - l1 * b;
+                }
+            }
+            for (int c = 0; c < C; ++c) {
+                L::store(d[c] + i, acc[0][c]);
+                L::store(d[c] + i + W, acc[1][c]);
+            }
+        }
+    }
+
+    int n_, ld_;
+    std::vector<T> a_;
+    std::vector<int> pivot_;
+    std::vector<T> x_;
+};
+
+/// Systems [begin, end) of the call, one after the other on this thread.
+template <typename T, bool RowMajor>
+void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
+    const BatchOperands& ops = call.operands;
+    const int n = int(ops.n);
+    BlockedLu<T> lu(n);
+    const T tau = T(call.pivot_threshold);
+    for (std::int64_t s = begin; s < end; ++s) {
+        const SystemView<T> v = view_of<T>(ops, s);
+        lu.load(v.A, v.a_row, v.a_col);
+        bool solves = call.operation != Operation::Getrf && ops.nrhs > 0;
+        if (call.operation == Operation::Getrs) {
+            // Each pivot read once and checked as it is used: one outside
+            // 1..n (it changed since validation) leaves B untouched.
+            for (int k = 0; k < n && solves; ++k) {
+                const std::int32_t p = v.ipiv[k * v.ipiv_step];
+                if (p < 1 || p > n) solves = false;
+                lu.pivots()[k] = p - 1;
+            }
+        } else {
+            const int info = lu.factor(tau);
+            ops.info[s] = info;
+            if (writes_factors(call.operation)) {
+                lu.store(v.A, v.a_row, v.a_col);
+                if (v.ipiv)
+                    for (int k = 0; k < n; ++k) v.ipiv[k * v.ipiv_step] = lu.pivots()[k] + 1;
+            }
+            solves = solves && info == 0;
+        }
+        if (!solves) continue;
+        for (std::int64_t k = 0; k < ops.nrhs; ++k) {
+            T* b = v.B + k * v.b_col;
+            T* x = lu.x();
+            for (int i = 0; i < n; ++i) x[i] = b[i * v.b_row];
+            lu.solve(RowMajor);
+            for (int i = 0; i < n; ++i) b[i * v.b_row] = x[i];
+        }
+    }
+}
+
+} // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
+
+/// The four instances of one ISA's translation unit.
+#define TDLS_BLOCKED_INSTANTIATE(T, ROW_MAJOR)                                                               \
+    template void tdls::kernels::cpu::simd::TDLS_SIMD_ISA::blocked_range<T, ROW_MAJOR>(                      \
+        const tdls::kernels::BatchCall&, std::int64_t, std::int64_t);
