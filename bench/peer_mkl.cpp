@@ -170,7 +170,7 @@ class MklCompactSolver final : public Solver {
   public:
     explicit MklCompactSolver(std::shared_ptr<HostBatch<T>> batch) : batch_(std::move(batch)) {}
     std::string name() const override { return "mkl compact nopiv"; }
-    std::string form() const override { return "compact, unshuffled rows"; }
+    std::string form() const override { return "compact unshuffled rows"; }
     std::string unavailable() const override { return Mkl::get().why; }
     void reset() override { batch_->reset(); }
     double run(int threads) override {

@@ -170,11 +170,13 @@ bool write_csv(const std::vector<Row>& rows, const std::string& path) {
            "median_systems_per_s,best_gflops,roofline_systems_per_s,roofline_fraction,max_backward_ratio,"
            "nonzero_info,other_cpu_cores\n");
     for (const Row& r : rows) {
-        std::string status = r.status;
+        // Free text may hold commas, which would shift the columns.
+        std::string status = r.status, form = r.form;
         std::replace(status.begin(), status.end(), ',', ';');
+        std::replace(form.begin(), form.end(), ',', ';');
         std::fprintf(f, "%s,%d,%d,%d,%s,%s,%lld,%s,%zu,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.3e,%lld,%.3f\n",
                      r.type == 'd' ? "double" : "float", r.n, r.nrhs, r.threads, r.solver.c_str(),
-                     r.form.c_str(), (long long)r.systems, status.c_str(), r.samples.seconds.size(),
+                     form.c_str(), (long long)r.systems, status.c_str(), r.samples.seconds.size(),
                      r.samples.best(), r.samples.median(), r.best_rate(), r.median_rate(), r.gflops(),
                      r.roofline, r.roofline > 0 && r.ok() ? r.best_rate() / r.roofline : 0.0,
                      r.check.checked ? r.check.max_ratio : NAN, (long long)r.check.nonzero_info, r.other_cpu);
