@@ -350,8 +350,10 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
             // 1..n (it changed since validation) leaves B untouched.
             for (int k = 0; k < n && solves; ++k) {
                 const std::int32_t p = v.ipiv[k * v.ipiv_step];
-                if (p < 1 || p > n) solves = false;
-                lu.pivots()[k] = p - 1;
+                if (p < 1 || p > n)
+                    solves = false; // and p - 1 never formed: p may be INT32_MIN
+                else
+                    lu.pivots()[k] = p - 1;
             }
         } else {
             const int info = lu.factor(tau);
