@@ -51,7 +51,7 @@ struct BlockDriver {
             return;
         }
         const bool staged = plan.matrix == runtime::MatrixPlace::Shared;
-        if (!staged && !writes_factors(call.operation) && call.operation != Operation::Getrs) {
+        if (!staged && call.operation == Operation::Solve) {
             // A solve would factor the caller's read-only A: the plugin never
             // plans one in place (make_block_plan with matrix_packed false).
             if (thread == 0) ops.info[s] = -1;
