@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <utility>
 
 #include <tdls/tdls.h>
 
@@ -70,6 +72,33 @@ using cli::parse_integers;
 using cli::parse_positive;
 using cli::split;
 
+template <typename E>
+using Choice = std::pair<const char*, E>;
+constexpr Choice<char> type_choices[] = {{"d", 'd'}, {"s", 's'}};
+constexpr Choice<bool> layout_choices[] = {{"col", false}, {"row", true}};
+constexpr Choice<Form> form_choices[] = {{"strided", Form::strided}, {"ptr", Form::ptr}, {"interleaved", Form::interleaved}};
+constexpr Choice<Op> op_choices[] = {{"gesv", Op::gesv}, {"solve", Op::solve}};
+
+/// A comma-separated list of at least one of the choices' names, as their
+/// values; an unknown name: "<option>: '<name>' is not a, b or c".
+template <typename E, std::size_t Size>
+std::vector<E> parse_choices(const std::string& option, const std::string& text, const Choice<E> (&choices)[Size]) {
+    std::vector<E> values;
+    for (const std::string& item : split(text)) {
+        const Choice<E>* found =
+            std::find_if(std::begin(choices), std::end(choices), [&](const Choice<E>& c) { return item == c.first; });
+        if (found == std::end(choices)) {
+            std::string names;
+            for (std::size_t i = 0; i < Size; ++i)
+                names += std::string(i == 0 ? "" : i + 1 == Size ? " or " : ", ") + choices[i].first;
+            bad(option + ": '" + item + "' is not " + names);
+        }
+        values.push_back(found->second);
+    }
+    if (values.empty()) bad(option + " needs at least one value");
+    return values;
+}
+
 } // namespace
 
 Options parse_options(int argc, char** argv) {
@@ -90,43 +119,13 @@ Options parse_options(int argc, char** argv) {
         } else if (key == "--sizes") {
             o.sizes = parse_integers(key, value(), 1, TDLS_MAX_ORDER);
         } else if (key == "--types") {
-            o.types.clear();
-            for (const std::string& item : split(value())) {
-                if (item != "d" && item != "s") bad("--types: '" + item + "' is not d or s");
-                o.types.push_back(item[0]);
-            }
-            if (o.types.empty()) bad("--types needs at least one value");
+            o.types = parse_choices(key, value(), type_choices);
         } else if (key == "--layouts") {
-            o.row_major.clear();
-            for (const std::string& item : split(value())) {
-                if (item != "col" && item != "row") bad("--layouts: '" + item + "' is not col or row");
-                o.row_major.push_back(item == "row");
-            }
-            if (o.row_major.empty()) bad("--layouts needs at least one value");
+            o.row_major = parse_choices(key, value(), layout_choices);
         } else if (key == "--forms") {
-            o.forms.clear();
-            for (const std::string& item : split(value())) {
-                if (item == "strided")
-                    o.forms.push_back(Form::strided);
-                else if (item == "ptr")
-                    o.forms.push_back(Form::ptr);
-                else if (item == "interleaved")
-                    o.forms.push_back(Form::interleaved);
-                else
-                    bad("--forms: '" + item + "' is not strided, ptr or interleaved");
-            }
-            if (o.forms.empty()) bad("--forms needs at least one value");
+            o.forms = parse_choices(key, value(), form_choices);
         } else if (key == "--ops") {
-            o.ops.clear();
-            for (const std::string& item : split(value())) {
-                if (item == "gesv")
-                    o.ops.push_back(Op::gesv);
-                else if (item == "solve")
-                    o.ops.push_back(Op::solve);
-                else
-                    bad("--ops: '" + item + "' is not gesv or solve");
-            }
-            if (o.ops.empty()) bad("--ops needs at least one value");
+            o.ops = parse_choices(key, value(), op_choices);
         } else if (key == "--block") {
             o.block = parse_integer(key, value(), 0, 1L << 40);
         } else if (key == "--nrhs") {
