@@ -23,7 +23,6 @@ class TdlsSolver final : public Solver {
             // The arrays point into the working buffers, which never move.
             for (std::int64_t s = 0; s < st.count; ++s) {
                 a_array_.push_back(batch_->work_A.data() + st.a_offset(s));
-                const_a_array_.push_back(a_array_.back());
                 b_array_.push_back(batch_->work_B.data() + st.b_offset(s, 0));
                 ipiv_array_.push_back(batch_->ipiv.data() + s * st.n);
             }
@@ -101,7 +100,7 @@ class TdlsSolver final : public Solver {
             return tdls_batched_solve(handle_, dtype, layout, n, st.nrhs, batch_->work_A.data(), n, n * n,
                                       batch_->work_B.data(), ldb, n * st.nrhs, batch_->info.data(), st.count);
         case Form::ptr:
-            return tdls_batched_solve_ptr(handle_, dtype, layout, n, st.nrhs, const_a_array_.data(), n,
+            return tdls_batched_solve_ptr(handle_, dtype, layout, n, st.nrhs, a_array_.data(), n,
                                           b_array_.data(), ldb, batch_->info.data(), st.count);
         case Form::interleaved:
             return tdls_batched_solve_interleaved(handle_, dtype, layout, n, st.nrhs, batch_->work_A.data(),
@@ -116,7 +115,6 @@ class TdlsSolver final : public Solver {
     Form form_;
     Op op_;
     std::vector<void*> a_array_, b_array_;
-    std::vector<const void*> const_a_array_;
     std::vector<std::int32_t*> ipiv_array_;
 };
 

@@ -143,11 +143,9 @@ tdls_status_t run_cpu(Batch<T>& b, Operation op) {
         switch (b.form) {
         case BatchForm::Interleaved:
             return tdls_batched_solve_interleaved(cpu, t, layout, b.n, b.nrhs, o.A, o.B, o.info, b.batch, b.block);
-        case BatchForm::Pointers: {
-            const std::vector<const void*> a(o.A_array, o.A_array + b.batch);
-            return tdls_batched_solve_ptr(cpu, t, layout, b.n, b.nrhs, a.data(), b.lda, o.B_array, b.ldb, o.info,
+        case BatchForm::Pointers:
+            return tdls_batched_solve_ptr(cpu, t, layout, b.n, b.nrhs, o.A_array, b.lda, o.B_array, b.ldb, o.info,
                                           b.batch);
-        }
         case BatchForm::Strided:
             return tdls_batched_solve(cpu, t, layout, b.n, b.nrhs, o.A, b.lda, b.strideA, o.B, b.ldb, b.strideB,
                                       o.info, b.batch);
