@@ -177,6 +177,8 @@ module tdls
     end interface
 
     integer, parameter :: op_gesv = 1, op_getrf = 2, op_getrs = 3, op_solve = 4
+    !> The ipiv shape tdls_solve hands run(): it has no pivots.
+    integer(c_int64_t), parameter :: no_pivots(2) = [0_c_int64_t, 0_c_int64_t]
 
 contains
 
@@ -240,14 +242,13 @@ contains
                  size(info, kind=c_int64_t), address_r4(A), c_loc_i4(ipiv), address_r4_2(B), c_loc_i4(info), status)
     end subroutine
 
-    ! tdls_solve has no pivots: run() is given ipiv's shape as A's n x batch and
-    ! a NULL ipiv, which tdls_batched_solve never takes.
+    ! tdls_solve has no pivots: run() checks no ipiv shape for it and passes none.
     subroutine solve_r8(A, B, info, status)
         real(c_double), intent(in), target, contiguous :: A(:, :, :)
         real(c_double), intent(inout), target, contiguous :: B(:, :, :)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
         integer(c_int), intent(out), optional :: status
-        call run(op_solve, TDLS_FLOAT64, shape(A, c_int64_t), shape(B, c_int64_t), pivots_shape(shape(A, c_int64_t)), &
+        call run(op_solve, TDLS_FLOAT64, shape(A, c_int64_t), shape(B, c_int64_t), no_pivots, &
                  size(info, kind=c_int64_t), address_r8(A), c_null_ptr, address_r8(B), c_loc_i4(info), status)
     end subroutine
 
@@ -256,7 +257,7 @@ contains
         real(c_float), intent(inout), target, contiguous :: B(:, :, :)
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
         integer(c_int), intent(out), optional :: status
-        call run(op_solve, TDLS_FLOAT32, shape(A, c_int64_t), shape(B, c_int64_t), pivots_shape(shape(A, c_int64_t)), &
+        call run(op_solve, TDLS_FLOAT32, shape(A, c_int64_t), shape(B, c_int64_t), no_pivots, &
                  size(info, kind=c_int64_t), address_r4(A), c_null_ptr, address_r4(B), c_loc_i4(info), status)
     end subroutine
 
@@ -266,7 +267,7 @@ contains
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
         integer(c_int), intent(out), optional :: status
         call run(op_solve, TDLS_FLOAT64, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), &
-                 pivots_shape(shape(A, c_int64_t)), size(info, kind=c_int64_t), address_r8(A), c_null_ptr, &
+                 no_pivots, size(info, kind=c_int64_t), address_r8(A), c_null_ptr, &
                  address_r8_2(B), c_loc_i4(info), status)
     end subroutine
 
@@ -276,7 +277,7 @@ contains
         integer(c_int32_t), intent(inout), target, contiguous :: info(:)
         integer(c_int), intent(out), optional :: status
         call run(op_solve, TDLS_FLOAT32, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), &
-                 pivots_shape(shape(A, c_int64_t)), size(info, kind=c_int64_t), address_r4(A), c_null_ptr, &
+                 no_pivots, size(info, kind=c_int64_t), address_r4(A), c_null_ptr, &
                  address_r4_2(B), c_loc_i4(info), status)
     end subroutine
 
@@ -337,13 +338,6 @@ contains
     end subroutine
 
     ! ---- helpers ----------------------------------------------------------------
-
-    !> The n x batch shape pivots of A(n, n, batch) would have (tdls_solve has none).
-    pure function pivots_shape(a_shape) result(p)
-        integer(c_int64_t), intent(in) :: a_shape(3)
-        integer(c_int64_t) :: p(2)
-        p = [a_shape(2), a_shape(3)]
-    end function
 
     !> B(n, batch) seen as B(n, 1, batch).
     pure function one_rhs(b_shape) result(full)
@@ -426,7 +420,7 @@ contains
         message = ''
         if (a_shape(1) /= n) then
             message = 'A is '//shape_text(a_shape)//', not n x n x batch'
-        else if (ipiv_shape(1) /= n .or. ipiv_shape(2) /= batch) then
+        else if (op /= op_solve .and. (ipiv_shape(1) /= n .or. ipiv_shape(2) /= batch)) then
             message = 'ipiv is '//shape_text(ipiv_shape)//', not '//shape_text([n, batch])//' (n x batch)'
         else if (op /= op_getrf .and. (b_shape(1) /= n .or. b_shape(3) /= batch)) then
             message = 'B is '//shape_text(b_shape)//', not '//text(n)//' x nrhs x '//text(batch)//' (n x nrhs x batch)'
