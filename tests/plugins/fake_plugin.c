@@ -9,7 +9,9 @@
  * "device memory" is a static arena (fake_plugin_arena): locate claims the
  * addresses inside it, as device 0, and nothing else. solve records the call
  * it receives (fake_plugin_last_call) and answers TDLS_ERROR_EXECUTION with a
- * sentence for n == 13, success otherwise; it touches no operand. */
+ * sentence for n == 13, success otherwise; it touches no operand, unless a
+ * solver was set (fake_plugin_set_solver: the Python package's tests compute
+ * the call on the host through it, the arena being host memory). */
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +63,13 @@ static int locate(const void* pointer, int* device) {
     return 1;
 }
 
+typedef int (*fake_solver)(const tdls_plugin_call* call, char* message, size_t message_size);
+static fake_solver solver = NULL;
+
+__attribute__((visibility("default"))) void fake_plugin_set_solver(fake_solver f) {
+    solver = f;
+}
+
 static int solve(const tdls_plugin_call* call, char* message, size_t message_size) {
     ++solve_calls;
     memcpy(&last_call, call, sizeof last_call);
@@ -68,7 +77,7 @@ static int solve(const tdls_plugin_call* call, char* message, size_t message_siz
         snprintf(message, message_size, "stand-in launch failure (cudaErrorLaunchFailure)");
         return 6; /* TDLS_ERROR_EXECUTION */
     }
-    return 0;
+    return solver != NULL ? solver(call, message, message_size) : 0;
 }
 
 static const tdls_plugin_table table = {
