@@ -20,6 +20,8 @@ class Handle:
     calls of a ``with`` block (the block's exit closes it). A handle serves one
     call at a time: calls from several threads on one handle take turns."""
 
+    _pointer = None  # before tdls_create has run (close and __del__ read it)
+
     def __init__(self, backend="auto", device=0, stream=None, pivot_threshold=1.0, threads=0):
         if backend not in _lib.BACKENDS:
             raise ValueError(f"backend must be one of {sorted(_lib.BACKENDS)}, not {backend!r}")

@@ -88,7 +88,7 @@ class _Call:
             return
         with self.handle._use():
             pointer = self.handle._pointer
-            if self.kind.device and self.handle.stream is None:
+            if self.kind.device and self.handle.stream is None and self.handle.backend != "cpu":
                 _lib.check(_lib.set_stream(pointer, self.kind.stream(self.like)), "tdls_set_stream")
             status = function(pointer, *args)
         _lib.check(status, name)
