@@ -138,6 +138,9 @@ class StandinArray:
                 "data": (self._np.ctypes.data if self._np.size else 0, False),
                 "strides": self._np.strides, "stream": STREAM}
 
+    def reshape(self, *shape):
+        return StandinArray(self._np.reshape(*shape))
+
     def __getitem__(self, key):
         return StandinArray(self._np[key])
 

@@ -95,11 +95,16 @@ class _Call:
 
 
 def _singular(kind, info, batch_shape, check):
-    info = np.asarray(kind.to_host(info)).reshape(batch_shape)
-    if check and np.any(info > 0):
-        where = np.nonzero(info > 0)
-        raise SingularMatrixError(where, info[where], batch_shape)
-    return info
+    """check: raise for singular systems (a device call waits for its info
+    here, as torch.linalg.solve does); else the info array in the batch
+    shape, of the operands' array type (a device call stays asynchronous)."""
+    if not check:
+        return info.reshape(batch_shape) if batch_shape else info.reshape(())
+    host = np.asarray(kind.to_host(info)).reshape(batch_shape)
+    if np.any(host > 0):
+        where = np.nonzero(host > 0)
+        raise SingularMatrixError(where, host[where], batch_shape)
+    return None
 
 
 def _rhs(kind, b, n, a_ndim, a_shape):
@@ -132,8 +137,13 @@ def solve(a, b, *, check=True, threads=None, handle=None):
         of a and b broadcast.
     check : bool
         True: raise :class:`tdls.SingularMatrixError` when a system is
-        singular. False: return ``(x, info)`` with LAPACK's info per system
-        (0, or k when U(k, k) is singular; x then holds b for that system).
+        singular (a device call waits for the verdict). False: return
+        ``(x, info)``, info an int32 array of the batch shape and the
+        operands' array type: 0, or k > 0 for a singular system, whose x then
+        holds b. k is LAPACK's info of the factorization run on the memory as
+        it is: of a for F-ordered matrices, of a.T for C-ordered ones (the C
+        ABI's row-major mirror solve); either is nonzero exactly when a is
+        singular.
     threads : int, optional
         CPU threads (0: all); the default context uses all.
     handle : tdls.Handle, optional
