@@ -65,6 +65,11 @@ def _broadcast(stack, batch_shape):
     return MatrixStack(stack.address, batch_shape, strides, stack.row_stride, stack.col_stride, stack.itemsize)
 
 
+def _batch_shape(first, second):
+    """The broadcast batch shape (NumPy's rules; equal shapes need no work)."""
+    return tuple(first) if tuple(first) == tuple(second) else tuple(np.broadcast_shapes(first, second))
+
+
 def _system_count(batch_shape):
     count = 1
     for size in batch_shape:
@@ -101,7 +106,7 @@ def _singular(kind, info, batch_shape, check):
     if not check:
         return info.reshape(batch_shape) if batch_shape else info.reshape(())
     host = np.asarray(kind.to_host(info)).reshape(batch_shape)
-    if np.any(host > 0):
+    if host.any() and (host > 0).any():  # info < 0 (a NULL device pointer entry) is not singular
         where = np.nonzero(host > 0)
         raise SingularMatrixError(where, host[where], batch_shape)
     return None
@@ -161,7 +166,7 @@ def solve(a, b, *, check=True, threads=None, handle=None):
     a_shape = kind.shape(a)
     b, vector = _rhs(kind, b, n, len(a_shape), a_shape)
     k = kind.shape(b)[-1]
-    batch_shape = tuple(np.broadcast_shapes(a_shape[:-2], kind.shape(b)[:-2]))
+    batch_shape = _batch_shape(a_shape[:-2], kind.shape(b)[:-2])
     dtype = _compute_dtype(kind.dtype(a), kind.dtype(b))
     dtype_code = _DTYPES[dtype]
     a, a_stack, (layout, lda) = _addressable(kind, a, dtype, n)
@@ -183,7 +188,7 @@ def solve(a, b, *, check=True, threads=None, handle=None):
         stride_a = a_stack.strided(lda * n)
         if stride_a is not None or n == 0:
             call.run(_lib.batched_solve, "tdls_batched_solve", dtype_code, layout, n, k,
-                     kind.address(a) if n > 0 else None, max(lda, 1), stride_a or 0,
+                     a_stack.address if n > 0 else None, max(lda, 1), stride_a or 0,
                      b_address, ldb, ldb * n if layout == _lib.ROW_MAJOR else ldb * k, kind.address(info), count)
         else:
             a_array = kind.to_kind(a, a_stack.addresses())
@@ -253,7 +258,7 @@ def lu_solve(lu_and_piv, b, trans=0, *, threads=None, handle=None):
         raise TypeError(f"tdls.lu_solve: piv must hold integers, not {kind.dtype(piv)}")
     b, vector = _rhs(kind, b, n, len(lu_shape), lu_shape)
     k = kind.shape(b)[-1]
-    batch_shape = tuple(np.broadcast_shapes(lu_shape[:-2], kind.shape(b)[:-2]))
+    batch_shape = _batch_shape(lu_shape[:-2], kind.shape(b)[:-2])
     dtype = _compute_dtype(kind.dtype(lu), kind.dtype(b))
     if trans == 2 and dtype.kind == "c":
         raise NotImplementedError("tdls.lu_solve: trans=2 (conjugate transpose) is not supported for complex types")
