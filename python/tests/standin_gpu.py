@@ -4,9 +4,10 @@
   here with the system C compiler), whose "device memory" is a static host
   arena: libtdls locates operands inside it on CUDA device 0 and hands the
   call to the plugin;
-- ``standin_cupy``, an array library with the part of CuPy's API the package
-  uses, whose arrays live in that arena and export
-  ``__cuda_array_interface__``; the package's CuPy adapter serves it;
+- ``standin_cupy`` and ``standin_torch``, array libraries with the part of
+  CuPy's and PyTorch's API the package uses, whose arrays live in that arena
+  (CuPy's export ``__cuda_array_interface__``); the package's CuPy and
+  PyTorch adapters serve them;
 - the plugin's solve, done on the host: the operands are copied out of the
   arena, solved by libtdls's CPU backend, and the results copied back, so the
   GPU path's answers must be bitwise the CPU path's.
@@ -26,7 +27,8 @@ import types
 import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-STREAM = 0x5EED  # the stand-in's "current stream"
+STREAM = 0x5EED  # standin_cupy's "current stream"
+TORCH_STREAM = 0x70C4  # standin_torch's
 
 
 class PluginCall(ctypes.Structure):
@@ -83,9 +85,11 @@ def install():
     _State.solver = _SOLVER_TYPE(_solve_on_host)
     plugin.fake_plugin_set_solver(_State.solver)
     sys.modules["standin_cupy"] = _module()
+    sys.modules["standin_torch"] = _torch_module()
     import tdls._arrays
 
     tdls._arrays.register_device_kind(tdls._arrays.CupyKind("standin_cupy"))
+    tdls._arrays.register_device_kind(tdls._arrays.TorchKind("standin_torch"))
 
 
 def reset():
@@ -219,6 +223,114 @@ def _module():
                                         get_current_stream=lambda: types.SimpleNamespace(ptr=STREAM))
     StandinArray.__module__ = "standin_cupy"
     return module
+
+
+class _TorchDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return f"standin_torch.{self.name}"
+
+
+class StandinTensor:
+    """A tensor of standin_torch: on "cuda:0" (the arena) or on the host."""
+
+    def __init__(self, view, on_device):
+        self._np = view
+        self.is_cuda = on_device
+        self.device = "cuda:0" if on_device else "cpu"
+
+    shape = property(lambda self: self._np.shape)
+    dtype = property(lambda self: getattr(_torch_module_object, self._np.dtype.name))
+
+    def data_ptr(self):
+        return self._np.ctypes.data if self._np.size else 0
+
+    def element_size(self):
+        return self._np.itemsize
+
+    def stride(self):
+        return tuple(s // self._np.itemsize for s in self._np.strides)
+
+    def dim(self):
+        return self._np.ndim
+
+    def _fresh(self, host, on_device):
+        if not on_device:
+            return StandinTensor(np.array(host), False)
+        out = empty(host.shape, host.dtype)
+        out._np[...] = host
+        return StandinTensor(out._np, True)
+
+    def to(self, device=None, dtype=None):
+        target = self.is_cuda if device is None else str(device).startswith("cuda")
+        data = self._np if dtype is None else self._np.astype(dtype.name)
+        if target == self.is_cuda and data is self._np:
+            return self
+        return self._fresh(data, target)
+
+    def contiguous(self):
+        return self if self._np.flags.c_contiguous else self._fresh(self._np, self.is_cuda)
+
+    def copy_(self, src):
+        if src.is_cuda != self.is_cuda:
+            raise TypeError("standin_torch: copies between host and device are not what the package does here")
+        self._np[...] = src._np
+        return self
+
+    def expand(self, shape):
+        return StandinTensor(np.broadcast_to(self._np, shape), self.is_cuda)
+
+    def cpu(self):
+        return self._fresh(self._np, False)
+
+    def numpy(self):
+        if self.is_cuda:
+            raise TypeError("standin_torch: can't convert cuda:0 device type tensor to numpy")
+        return self._np
+
+    def transpose(self, a, b):
+        return StandinTensor(np.swapaxes(self._np, a, b), self.is_cuda)
+
+    def reshape(self, *shape):
+        return StandinTensor(self._np.reshape(*shape), self.is_cuda)
+
+    def __getitem__(self, key):
+        return StandinTensor(self._np[key], self.is_cuda)
+
+    def __add__(self, other):
+        return self._fresh(self._np + other, self.is_cuda)
+
+    def __sub__(self, other):
+        return self._fresh(self._np - other, self.is_cuda)
+
+
+def _torch_empty(shape, dtype, device):
+    assert str(device).startswith("cuda")
+    return StandinTensor(empty(shape, dtype.name)._np, True)
+
+
+def torch_tensor(host):
+    """A device tensor of standin_torch holding host's values."""
+    return StandinTensor(np.asarray(host), False).to("cuda:0")
+
+
+def _torch_module():
+    global _torch_module_object
+    module = types.ModuleType("standin_torch")
+    module.Tensor = StandinTensor
+    for name in ("float32", "float64", "int32", "int64", "int16", "uint8", "bool"):
+        setattr(module, name, _TorchDtype(name))
+    module.empty = _torch_empty
+    module.from_numpy = lambda host: StandinTensor(host, False)
+    module.cuda = types.SimpleNamespace(
+        current_stream=lambda device=None: types.SimpleNamespace(cuda_stream=TORCH_STREAM))
+    _torch_module_object = module
+    return module
+
+
+_torch_module_object = None
 
 
 # --- the plugin's solve, on the host ------------------------------------------

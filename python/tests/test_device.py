@@ -140,3 +140,40 @@ def test_launch_failure_reaches_the_caller(rng):
         tdls.solve(on_device(a), on_device(np.ones((2, 13))))
     assert error.value.status_name == "TDLS_ERROR_EXECUTION"
     assert "cudaErrorLaunchFailure" in str(error.value)
+
+
+# --- PyTorch's adapter, on standin_torch ----------------------------------------
+
+def test_torch_tensors_on_the_device(rng):
+    a = random_matrices(rng, (3, 1, 6, 6), np.float32)
+    b = rng.standard_normal((5, 6, 2)).astype(np.float32)
+    ta, tb = standin_gpu.torch_tensor(a), standin_gpu.torch_tensor(b)
+    x = tdls.solve(ta, tb)
+    assert isinstance(x, standin_gpu.StandinTensor) and x.is_cuda and x.shape == (3, 5, 6, 2)
+    np.testing.assert_array_equal(x.cpu().numpy(), tdls.solve(a, b))
+    (call,) = standin_gpu.calls()
+    assert call.form == standin_gpu.POINTERS and call.stream == standin_gpu.TORCH_STREAM
+    # vectors, the strided form, check=False keeps info a device tensor
+    x, info = tdls.solve(ta[:, 0], tb[0, :, 0][None].expand((3, 6)), check=False)
+    assert isinstance(info, standin_gpu.StandinTensor) and info.cpu().numpy().tolist() == [0, 0, 0]
+    np.testing.assert_array_equal(x.cpu().numpy(), tdls.solve(a[:, 0], np.broadcast_to(b[0, :, 0], (3, 6))))
+
+
+def test_torch_lu_factor_and_lu_solve(rng):
+    a = random_matrices(rng, (4, 5, 5), np.float64)
+    b = rng.standard_normal((4, 5))
+    lu, piv = tdls.lu_factor(standin_gpu.torch_tensor(a))
+    host_lu, host_piv = tdls.lu_factor(a)
+    np.testing.assert_array_equal(lu.cpu().numpy(), host_lu)
+    np.testing.assert_array_equal(piv.cpu().numpy(), host_piv)
+    x = tdls.lu_solve((lu, piv), standin_gpu.torch_tensor(b))
+    np.testing.assert_array_equal(x.cpu().numpy(), tdls.lu_solve((host_lu, host_piv), b))
+    piv64 = piv.to(dtype=standin_gpu.sys.modules["standin_torch"].int64)
+    x64 = tdls.lu_solve((lu, piv64), standin_gpu.torch_tensor(b))  # 64-bit pivots: through the host check
+    np.testing.assert_array_equal(x64.cpu().numpy(), x.cpu().numpy())
+
+
+def test_torch_and_cupy_operands_do_not_mix(rng):
+    a = random_matrices(rng, (2, 3, 3), np.float64)
+    with pytest.raises(TypeError):
+        tdls.solve(standin_gpu.torch_tensor(a), on_device(np.ones((2, 3))))

@@ -142,23 +142,26 @@ class CupyKind:
 
 
 class TorchKind:
-    """PyTorch tensors on a CUDA (or ROCm) device."""
+    """PyTorch tensors on a CUDA (or ROCm) device (``module``: "torch", or a
+    stand-in with PyTorch's API in the tests)."""
 
-    name = "torch"
     device = True
 
+    def __init__(self, module="torch"):
+        self.name = module
+
     def _torch(self):
-        return sys.modules["torch"]
+        return sys.modules[self.name]
 
     def matches(self, x):
-        torch = sys.modules.get("torch")
+        torch = sys.modules.get(self.name)
         return torch is not None and isinstance(x, torch.Tensor) and x.is_cuda
 
     def asarray(self, x):
         return x
 
     def dtype(self, x):
-        return np.dtype(str(x.dtype).replace("torch.", ""))
+        return np.dtype(str(x.dtype).rsplit(".", 1)[-1])  # "torch.float64" -> float64
 
     def shape(self, x):
         return tuple(x.shape)
