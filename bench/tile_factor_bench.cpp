@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a) {
         const std::string key = argv[a];
         if (key == "--help") {
-            std::printf("usage: %s [--sizes 2,4,...] (1..64) [--reps R] [--tiles T]\n"
+            std::printf("usage: %s [--sizes 2,4,...] (1..256) [--reps R] [--tiles T]\n"
                         "Times the AVX2 SIMD kernel's factorization alone, best of R passes over T tiles.\n",
                         argv[0]);
             return 0;

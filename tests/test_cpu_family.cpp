@@ -75,7 +75,7 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
                     {CpuFamily::SimdAvx512, 8}};
     for (const auto& f : families) {
         for (const bool row_major : {false, true}) {
-            for (const int n : {1, 2, 16, 17, 64}) {
+            for (const int n : {1, 2, 16, 17, 64, 65, tdls::kernels::cpu::simd::max_order}) {
                 const auto d = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, f.family);
                 const auto s = tdls::runtime::cpu_kernel(TDLS_FLOAT32, row_major, n, f.family);
                 REQUIRE(d.run != nullptr);
@@ -85,7 +85,8 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
                 ++checked;
             }
             // Past the SIMD kernels' largest order: the one-system-per-thread solver.
-            const auto big = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, 65, f.family);
+            const auto big =
+                tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, tdls::kernels::cpu::simd::max_order + 1, f.family);
             REQUIRE(big.run != nullptr);
             CHECK(big.lanes == 1);
             CHECK(tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, TDLS_MAX_ORDER + 1, f.family).run ==
@@ -93,7 +94,7 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
             ++checked;
         }
     }
-    REQUIRE(checked == 4 * 2 * 6);
+    REQUIRE(checked == 4 * 2 * 8);
 }
 
 namespace {

@@ -6,9 +6,11 @@ import tdls
 from oracle import assert_solves, backward_errors, numpy_solve, random_matrices
 
 DTYPES = [np.float32, np.float64]
-# Every order class of the CPU backend: the SIMD tiles (1..16), the
-# register-blocked dynamic kernel (17..64), the blocked kernel (65..1024).
-ORDERS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 32, 33, 48, 64, 65, 100, 128]
+# Every order class of the CPU backend: the SIMD tiles' static orders
+# (1..16), their dynamic kernel (17..256: column by column up to 24, in
+# panels from 25, exchange sets of 64 rows up to 64, lane by lane past it),
+# the blocked kernel (257..1024).
+ORDERS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 32, 33, 48, 64, 65, 100, 128, 257]
 
 
 def solve_checked(a, b, **options):

@@ -601,7 +601,7 @@ void check_getrs_pivots_in_b(tdls_dtype_t dtype, tdls_layout_t layout, i64 n, i6
     REQUIRE(status == TDLS_SUCCESS);
     CHECK(A.front_intact());
     CHECK(region.front_intact());
-    if (n > 64) { // the scalar kernel, one system after the other
+    if (n > 256) { // past the SIMD tiles: one system after the other
         Args one = a;
         one.batch = 1;
         for (i64 s = 0; s < batch; ++s) {
@@ -688,11 +688,11 @@ TEST_CASE("aliased operands stay inside their footprints", "[footprint][alias]")
     const int before = cases_run;
     for (tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64})
         for (tdls_layout_t layout : {TDLS_COL_MAJOR, TDLS_ROW_MAJOR}) {
-            for (i64 n : {70, 65})
+            for (i64 n : {258, 257}) // past the SIMD tiles' 256: one system after the other
                 for (i64 batch : {2, 3}) check_getrs_pivots_in_b(dtype, layout, n, batch);
             for (i64 batch : {17, 33}) check_getrs_pivots_in_b(dtype, layout, 2, batch); // SIMD tiles
             check_getrs_pivots_in_b(dtype, layout, 5, 40);
-            for (i64 n : {65, 70}) check_arrays_in_b(dtype, layout, n, 2);
+            for (i64 n : {65, 257}) check_arrays_in_b(dtype, layout, n, 2); // the large tiles, blocked
             for (i64 n : {2, 8}) check_arrays_in_b(dtype, layout, n, 17); // SIMD tiles
         }
     CHECK(cases_run - before >= 44);
@@ -700,7 +700,7 @@ TEST_CASE("aliased operands stay inside their footprints", "[footprint][alias]")
 
 TEST_CASE("negative controls: the checks can fail", "[footprint]") {
     // The twin comparison of the aliased arrays sees a changed system.
-    check_arrays_in_b(TDLS_FLOAT64, TDLS_COL_MAJOR, 65, 2, true);
+    check_arrays_in_b(TDLS_FLOAT64, TDLS_COL_MAJOR, 257, 2, true);
     // The sentinels see a write just before the data.
     GuardedBuffer g(64);
     CHECK(g.front_intact());

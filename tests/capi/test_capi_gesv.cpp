@@ -490,9 +490,9 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[g
     REQUIRE(tally.controls >= 2 * (7 * 5 * 3 + 7 * 4 * 2));
 }
 
-// [cooperative]: orders above the SIMD tiles' 64, one system per thread: the
-// scalar family's cooperative kernel, each SIMD family's blocked kernel
-// (tests/capi/CMakeLists.txt says where each family runs them).
+// [cooperative]: orders past 64, in the scalar family's cooperative kernel
+// (one system per thread) and in each SIMD family's tiles, which serve up to
+// 256 (tests/capi/CMakeLists.txt says where each family runs them).
 TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "[gesv][dynamic][cooperative]",
                    float, double) {
     // Fewer right-hand-side counts and one call per form here: a call costs
@@ -661,19 +661,22 @@ TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 1000
     REQUIRE(controls >= 2 * 3);
 }
 
-// The blocked kernel's edges, in the default run only (tagged [largest], so
-// neither family rerun repeats it): orders just past a panel of 32 columns
-// (65 = 2*32 + 1, 97 = 3*32 + 1, 127 one short of 4), and the largest order,
-// 1024, whose padded columns are the aliasing case. A uniform, a pivot-heavy
+// The kernels' edges, in the default run only (tagged [largest], so neither
+// family rerun repeats it): the SIMD tiles past 64 rows of exchange sets
+// (65, 97 and 127: just past and one short of the blocked kernel's panels
+// of 32 columns, which served them until the tiles reached 256), the
+// blocked kernel's first orders past the tiles' 256 and past a panel
+// (257 = 8*32 + 1, 289 = 9*32 + 1, 319 one short of 10), and the largest
+// order, 1024, whose padded columns are the aliasing case. A uniform, a pivot-heavy
 // and a singular system each, both layouts, two right-hand sides: pivots and
 // info LAPACK's, factors close, X within LAPACK's backward error, the solve
 // bitwise gesv's with A untouched.
-TEMPLATE_TEST_CASE("orders at the blocked kernel's panel edges and the largest order, against LAPACK",
+TEMPLATE_TEST_CASE("orders at the kernels' edges and the largest order, against LAPACK",
                    "[gesv][largest]", float, double) {
     using T = TestType;
     CpuHandle cpu;
     int systems = 0, solutions = 0;
-    for (const int n : {65, 97, 127, TDLS_MAX_ORDER}) {
+    for (const int n : {65, 97, 127, 257, 289, 319, TDLS_MAX_ORDER}) {
         for (const tdls_layout_t layout : {TDLS_COL_MAJOR, TDLS_ROW_MAJOR}) {
             INFO("n = " << n << ", " << layout_name(layout));
             const int nrhs = 2;
@@ -705,6 +708,6 @@ TEMPLATE_TEST_CASE("orders at the blocked kernel's panel edges and the largest o
             REQUIRE(mismatch.empty());
         }
     }
-    REQUIRE(systems == 4 * 2 * 3);
-    REQUIRE(solutions == 4 * 2 * 2 * 2);
+    REQUIRE(systems == 7 * 2 * 3);
+    REQUIRE(solutions == 7 * 2 * 2 * 2);
 }

@@ -1,4 +1,4 @@
-// libtdls: one system of order past the SIMD tiles (65..1024) on one thread,
+// libtdls: one system of order past the SIMD tiles (257..1024) on one thread,
 // by a blocked right-looking LU with partial pivoting (the order of LAPACK's
 // dgetrf: a panel of `panel` columns factored by dgetf2's steps, its
 // interchanges applied to the rest of the rows, the block row solved with

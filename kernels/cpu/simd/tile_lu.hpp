@@ -31,7 +31,8 @@ namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
 /// a[(j*ld + i)*W + l] (column-major, a vector per element, columns padded to
 /// ld = leading(n) rows, a multiple of the row block, with rows that stay
 /// zero), the pivot row chosen at each step per lane, and per step the set
-/// of rows that some lane exchanges with it (n <= 64: one bit per row).
+/// of rows that some lane exchanges with it (one bit per row up to order
+/// 64; past it, every_lane_exchanges or none).
 template <typename T, int W, int StaticN>
 class Tile {
   public:
@@ -102,22 +103,23 @@ inline void exchange_rows(T* block, std::int64_t ld, int columns, int k, std::ui
     }
 }
 
-/// Exchanges row k with each lane's pivot row of step k across the tile,
-/// lane by lane: a lane's exchange moves 2n scalars, where a masked exchange
-/// of vectors would move 2n vectors for every distinct pivot row.
-template <typename T, int W, int N>
-inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
-    const auto* pivot = t.pivot(k);
-    const int n = t.order();
-    const std::int64_t column = std::int64_t(t.ld()) * W;
+/// Exchanges, in each lane l whose pivot of step k is a row p_l other than
+/// k, rows k and p_l of a column-major block of vectors (`columns` columns,
+/// `ld` vectors apart), lane by lane: a lane's exchange moves 2 * columns
+/// scalars, where a masked exchange of vectors would move 2 * columns
+/// vectors for every distinct pivot row.
+template <typename T, int W>
+inline void exchange_lanes(T* block, std::int64_t ld, int columns, int k,
+                           const typename Lanes<T, W>::Index* pivot) noexcept {
+    const std::int64_t column = ld * W;
 #if defined(__AVX512F__)
     if constexpr (W * sizeof(T) == 64) {
         using L = Lanes<T, W>;
         typename L::M lane;
         for (int l = 0; l < W; ++l) lane[l] = l;
         const typename L::M offset = (L::load(pivot) - k) * W + lane;
-        for (int c = 0; c < n; ++c) {
-            T* const row = t.at(k, c);
+        for (int c = 0; c < columns; ++c) {
+            T* const row = block + (c * ld + k) * W;
             const typename L::V x = L::load(row);
             typename L::V y;
             if constexpr (sizeof(T) == 8) {
@@ -136,9 +138,9 @@ inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
     for (int l = 0; l < W; ++l) {
         const int r = int(pivot[l]);
         if (r == k) continue;
-        T* x = t.at(k, 0) + l;
-        T* y = t.at(r, 0) + l;
-        for (int c = 0; c < n; ++c, x += column, y += column) {
+        T* x = block + std::int64_t(k) * W + l;
+        T* y = block + std::int64_t(r) * W + l;
+        for (int c = 0; c < columns; ++c, x += column, y += column) {
             const T v = *x;
             *x = *y;
             *y = v;
@@ -146,11 +148,38 @@ inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
     }
 }
 
+/// Exchanges row k with each lane's pivot row of step k across the tile.
+template <typename T, int W, int N>
+inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
+    exchange_lanes<T, W>(t.at(0, 0), t.ld(), t.order(), k, t.pivot(k));
+}
+
+/// Tile::swaps(k) past order 64, where a 64-bit set cannot name the rows:
+/// some lane exchanges rows at step k, each is to be exchanged lane by lane.
+/// No set of exchanged rows equals it, since row k itself is never in one.
+inline constexpr std::uint64_t every_lane_exchanges = ~std::uint64_t(0);
+
+/// Exchanges rows k and each lane's pivot row of step k in a block of
+/// vectors, as Tile::swaps(k) says: by masked vector moves for the rows in
+/// the set, or lane by lane.
+template <typename T, int W, int N>
+inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int columns, int k) noexcept {
+    const std::uint64_t rows = t.swaps(k);
+    if (rows == every_lane_exchanges)
+        exchange_lanes<T, W>(block, ld, columns, k, t.pivot(k));
+    else if (rows)
+        exchange_rows<T, W>(block, ld, columns, k, rows, Lanes<T, W>::load(t.pivot(k)));
+}
+
 /// The set of rows exchanged with row k, from the pivots of step k.
 template <typename T, int W, int N>
 inline std::uint64_t rows_exchanged_at(const Tile<T, W, N>& t, int k) noexcept {
     std::uint64_t rows = 0;
     const auto* pivot = t.pivot(k);
+    if (N == 0 && t.order() > 64) {
+        for (int l = 0; l < W; ++l) rows |= std::uint64_t(pivot[l] != k);
+        return rows ? every_lane_exchanges : 0;
+    }
     // Branch-free: which lanes exchange is data, and unpredictable.
     for (int l = 0; l < W; ++l) rows |= std::uint64_t(pivot[l] != k) << pivot[l];
     return rows;
@@ -345,7 +374,8 @@ typename Lanes<T, W>::M factor_columns(const Tile<T, W, N>& t, T tau) noexcept {
 
         const std::uint64_t rows = rows_exchanged_at(t, k);
         t.swaps(k) = rows;
-        // A few distinct rows: masked vector exchanges; many: lane by lane.
+        // A few distinct rows: masked vector exchanges; many (or, past order
+        // 64, any: every_lane_exchanges): lane by lane.
         if (__builtin_popcountll(rows) <= 3)
             exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
         else if (rows)
@@ -388,8 +418,7 @@ void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
     const V one = L::splat(T(1));
     const auto x = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
     if (!row_major) {
-        for (int k = 0; k < n; ++k)
-            if (t.swaps(k)) exchange_rows<T, W>(b, n, columns, k, t.swaps(k), L::load(t.pivot(k)));
+        for (int k = 0; k < n; ++k) exchange_step(t, b, n, columns, k);
         for (int c = 0; c < columns; ++c) {
             for (int k = 0; k < n; ++k) {
                 const V y = L::load(x(k, c));
@@ -414,8 +443,7 @@ void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
             for (int i = 0; i < j; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(j, i)) * w);
         }
     }
-    for (int k = n - 1; k >= 0; --k)
-        if (t.swaps(k)) exchange_rows<T, W>(b, n, columns, k, t.swaps(k), L::load(t.pivot(k)));
+    for (int k = n - 1; k >= 0; --k) exchange_step(t, b, n, columns, k);
 }
 
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
