@@ -427,15 +427,17 @@ TEMPLATE_TEST_CASE("hostile systems among regular ones, dynamic orders 17-64", "
     REQUIRE(tally.singular >= calls * 4);
 }
 
-// [cooperative]: above the SIMD kernels' 64 every CPU family runs the same
-// cooperative kernel (tests/capi/CMakeLists.txt runs this once, not per family).
-TEMPLATE_TEST_CASE("hostile systems among regular ones, orders 65 and 100", "[hostile][dynamic][cooperative]",
+// [cooperative]: orders past 64, where the tiles exchange rows lane by lane
+// (65, 100) and past the tiles' 256, the blocked kernel (257), in the
+// family this machine runs (tests/capi/CMakeLists.txt runs this once, not
+// per family).
+TEMPLATE_TEST_CASE("hostile systems among regular ones, orders 65, 100 and 257", "[hostile][dynamic][cooperative]",
                    float, double) {
     Tally tally;
     const int systems = 3 * hostile_count + 2;
-    check_orders<TestType>({65, 100}, systems, tally);
+    check_orders<TestType>({65, 100, 257}, systems, tally);
     CHECK(tally.violations == 0);
-    const int calls = 2 * 2 * 2 * 4;
+    const int calls = 3 * 2 * 2 * 4;
     REQUIRE(tally.systems == calls * systems);
     REQUIRE(tally.solves == calls / 4);
     REQUIRE(tally.hostile >= calls * hostile_count);
