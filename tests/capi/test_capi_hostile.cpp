@@ -435,9 +435,16 @@ TEMPLATE_TEST_CASE("hostile systems among regular ones, orders 65, 100 and 257",
                    float, double) {
     Tally tally;
     const int systems = 3 * hostile_count + 2;
-    check_orders<TestType>({65, 100, 257}, systems, tally);
+#ifndef TDLS_TEST_NARROW_SANITIZED
+    const std::vector<int> orders{65, 100, 257};
+#else
+    // Sanitized builds leave out 257: it took this case from 5 to 60 s
+    // under ASan; the release stage runs it.
+    const std::vector<int> orders{65, 100};
+#endif
+    check_orders<TestType>(orders, systems, tally);
     CHECK(tally.violations == 0);
-    const int calls = 3 * 2 * 2 * 4;
+    const int calls = int(orders.size()) * 2 * 2 * 4;
     REQUIRE(tally.systems == calls * systems);
     REQUIRE(tally.solves == calls / 4);
     REQUIRE(tally.hostile >= calls * hostile_count);
