@@ -12,7 +12,8 @@ set(TDLS_INSTANCE_TYPES float double)
 set(TDLS_INSTANCE_LAYOUTS col row)
 
 # CPU, one system per thread (the cooperative solver in a group of one):
-# only the dynamic solver, for the orders past the SIMD kernels' 64.
+# only the dynamic solver, for TDLS_CPU_KERNEL=scalar (the SIMD families
+# take orders past their tiles' 256 to their blocked kernel).
 set(TDLS_CPU_ORDERS 0)
 
 # Two profiles of the one list below. `full` is every instance that buys
@@ -29,7 +30,7 @@ if(NOT TDLS_INSTANCE_PROFILE MATCHES "^(full|ci)$")
   message(FATAL_ERROR "TDLS_INSTANCE_PROFILE is '${TDLS_INSTANCE_PROFILE}': full or ci")
 endif()
 
-# CPU, one system per SIMD lane (kernels/cpu/simd/): every order up to 64, for
+# CPU, one system per SIMD lane (kernels/cpu/simd/): every order up to 256, for
 # each instruction set below; the library picks the widest the machine runs.
 # full: static orders 1-16 and the dynamic kernel above them. Measured (g++ 12
 # -O3, AVX-512, double, one core, L2-resident batch) static over dynamic: 1.7x

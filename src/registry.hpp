@@ -23,7 +23,8 @@ std::string unavailable_reason(tdls_backend_t backend);
 int device_count(tdls_backend_t backend);
 
 /// The families of CPU kernels: one system per SIMD lane for each
-/// instruction set (orders up to 64), or one system per thread.
+/// instruction set (orders up to 256; past it, the instruction set's blocked
+/// kernel, one system per thread), or one system per thread.
 enum class CpuFamily { Scalar, SimdGeneric, SimdAvx2, SimdAvx512 };
 
 const char* name(CpuFamily family) noexcept;
@@ -36,7 +37,8 @@ CpuFamily cpu_family() noexcept;
 
 /// The CPU kernel for (dtype, layout, n) in `family`: the static instance of
 /// order n if one was compiled, else the dynamic one; run null if neither
-/// exists. Orders past the SIMD kernels' 64 go to the scalar family.
+/// exists. Orders past the SIMD tiles' 256 go to the family's blocked
+/// kernel (or, where none was built, to the scalar family).
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
                                    CpuFamily family = cpu_family()) noexcept;
 

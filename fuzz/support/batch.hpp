@@ -23,8 +23,10 @@ inline constexpr std::int64_t work_cap = std::int64_t(1) << 21;
 /// (n >= 4), few enough that the per-system checks stay cheap.
 inline constexpr std::int64_t batch_cap = 4096;
 /// Orders between this and TDLS_MAX_ORDER are folded below it, just past
-/// the SIMD kernels' 64 (the scalar kernel's orders): a 1024 x 1024 solve
-/// under ASan and coverage tracing would take seconds.
+/// 64 (where the SIMD tiles exchange rows lane by lane): a 1024 x 1024
+/// solve under ASan and coverage tracing would take seconds. The blocked
+/// kernel past the tiles' 256 is not reached here; test_capi_footprint
+/// runs it on exact-size buffers under ASan instead.
 inline constexpr std::int64_t order_cap = 72;
 /// Elements of the small buffers passed to a call the contract refuses.
 inline constexpr std::int64_t refused_elements = 16;

@@ -491,20 +491,22 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[g
 }
 
 // [cooperative]: orders past 64, in the scalar family's cooperative kernel
-// (one system per thread) and in each SIMD family's tiles, which serve up to
-// 256 (tests/capi/CMakeLists.txt says where each family runs them).
-TEMPLATE_TEST_CASE("gesv, dynamic orders 100-256: three forms against LAPACK", "[gesv][dynamic][cooperative]",
+// (one system per thread) and in each SIMD family's tiles (100, 128, 256)
+// and blocked kernel (257) (tests/capi/CMakeLists.txt says where each family
+// runs them).
+TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "[gesv][dynamic][cooperative]",
                    float, double) {
     // Fewer right-hand-side counts and one call per form here: a call costs
     // up to 7 x 2/3 n^3 flops, 0.15 s at n = 256.
     Tally tally;
     check_orders<TestType>({100, 128}, {0, 3}, false, 1, tally);
-    check_orders<TestType>({200, 256}, {1, 4}, false, 4, tally); // one solve at each: strided, pointers
+    // 256: the tiles' largest order; 257: the blocked kernel's first.
+    check_orders<TestType>({256, 257}, {1, 4}, false, 4, tally); // one solve at each: strided, pointers
     REQUIRE(tally.systems >= 2 * 4 * 2 * 7);
     REQUIRE(tally.singular >= 2 * 4 * 2 * 3);
     REQUIRE(tally.solutions >= 2 * (2 * 3 + 2 * (1 + 4)) * 4);
     REQUIRE(tally.forms >= 2 * 4 * 2 * 4 + 2 * 2 * 3);
-    // One solve per configuration at 100 and 128 (one more with nrhs 0), one at 200 and at 256.
+    // One solve per configuration at 100 and 128 (one more with nrhs 0), one at 256 and at 257.
     REQUIRE(tally.solves == 2 * 2 * (2 + 1) + 2);
     REQUIRE(tally.controls >= 2 * (4 * 2 * 3 + 6 * 2));
 }
@@ -670,12 +672,12 @@ TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 1000
 // order, 1024, whose padded columns are the aliasing case. A uniform, a pivot-heavy
 // and a singular system each, both layouts, two right-hand sides: pivots and
 // info LAPACK's, factors close, X within LAPACK's backward error, the solve
-// bitwise gesv's with A untouched.
+// bitwise gesv's with A untouched; at 257, getrf + getrs bitwise gesv's.
 TEMPLATE_TEST_CASE("orders at the kernels' edges and the largest order, against LAPACK",
                    "[gesv][largest]", float, double) {
     using T = TestType;
     CpuHandle cpu;
-    int systems = 0, solutions = 0;
+    int systems = 0, solutions = 0, getrs_solutions = 0;
     for (const int n : {65, 97, 127, 257, 289, 319, TDLS_MAX_ORDER}) {
         for (const tdls_layout_t layout : {TDLS_COL_MAJOR, TDLS_ROW_MAJOR}) {
             INFO("n = " << n << ", " << layout_name(layout));
@@ -706,8 +708,25 @@ TEMPLATE_TEST_CASE("orders at the kernels' edges and the largest order, against 
                 solve_mismatch(run_solve_strided(cpu.handle, set, padded), gesv, set);
             INFO(mismatch);
             REQUIRE(mismatch.empty());
+            if (n == 257) { // the blocked kernel's getrf, then getrs on its factors: gesv's bits
+                const Outcome<T> getrf = run_strided(cpu.handle, set, padded, {}, /*factor_only=*/true);
+                REQUIRE(getrf.status == TDLS_SUCCESS);
+                REQUIRE(getrf.guards_intact);
+                REQUIRE(same_bits(getrf.info, gesv.info));
+                const Outcome<T> getrs = run_getrs(cpu.handle, set, getrf.A, getrf.ipiv, padded);
+                REQUIRE(getrs.status == TDLS_SUCCESS);
+                REQUIRE(getrs.guards_intact);
+                for (std::int64_t s = 0; s < set.batch(); ++s) {
+                    REQUIRE(same_bits(getrf.A[s], gesv.A[s]));
+                    REQUIRE(same_bits(getrf.ipiv[s], gesv.ipiv[s]));
+                    if (gesv.info[s] != 0) continue;
+                    REQUIRE(same_bits(getrs.B[s], gesv.B[s]));
+                    ++getrs_solutions;
+                }
+            }
         }
     }
     REQUIRE(systems == 7 * 2 * 3);
     REQUIRE(solutions == 7 * 2 * 2 * 2);
+    REQUIRE(getrs_solutions == 2 * 2); // two regular systems, both layouts
 }

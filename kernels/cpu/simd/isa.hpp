@@ -16,7 +16,7 @@ namespace tdls::kernels::cpu::simd {
 /// side beat one system per thread by the blocked kernel on whole batches:
 /// on Zen 4, 1.3-2.3x in double and 1.6-3.3x in float at n = 65-256, 1.1x
 /// and 1.3x at 320 (docs/cpu_simd.md), though a tile of 256 x 256 vectors
-/// (4.3 MiB with AVX-512) is far past L2. Past it each ISA's blocked kernel
+/// (4.1 MiB with AVX-512) is far past L2. Past it each ISA's blocked kernel
 /// takes one system per thread (blocked_lu.hpp).
 inline constexpr int max_order = 256;
 

@@ -64,7 +64,8 @@ class RangeScratch {
 };
 
 /// Solves systems [begin, end) of the call, W at a time (the last tile may be
-/// partial). StaticN > 0: compiled for that order; 0: any order up to 64.
+/// partial). StaticN > 0: compiled for that order; 0: any order up to
+/// max_order (256).
 template <typename T, int StaticN, bool RowMajor>
 void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     constexpr int W = lanes<T>;

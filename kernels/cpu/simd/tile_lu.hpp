@@ -176,7 +176,7 @@ template <typename T, int W, int N>
 inline std::uint64_t rows_exchanged_at(const Tile<T, W, N>& t, int k) noexcept {
     std::uint64_t rows = 0;
     const auto* pivot = t.pivot(k);
-    if (N == 0 && t.order() > 64) {
+    if (t.order() > 64) {
         for (int l = 0; l < W; ++l) rows |= std::uint64_t(pivot[l] != k);
         return rows ? every_lane_exchanges : 0;
     }
