@@ -213,8 +213,8 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
 #ifndef TDLS_TEST_NARROW_SANITIZED
     // Past 64: the exchanges lane by lane that every_lane_exchanges names
     // (128: the same code as every order up to the kernels' 256, whose n^3
-    // this run cannot afford; test_capi_gesv takes 200 and 256 through the
-    // tiles against LAPACK).
+    // this run cannot afford; test_capi_gesv takes 100, 128 and 256 through
+    // the tiles against LAPACK).
     for (const int n : {24, 31, 32, 33, 40, 47, 48, 55, 63, 64, 65, 67, 128}) sizes.push_back(n);
     constexpr int expected_orders = 33;
 #else
