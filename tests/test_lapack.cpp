@@ -20,12 +20,14 @@ using tdls::RowInterchange;
 /// Largest |a - b| over the largest |b|, in units of n eps.
 template <typename T>
 double factor_difference(const std::vector<T>& a, const std::vector<T>& b, int n) {
+    using W = tdls::check::check_wide_t<T>;
     long double diff = 0, scale = 0;
     for (std::size_t e = 0; e < a.size(); ++e) {
-        diff = std::max(diff, std::fabs((long double)a[e] - (long double)b[e]));
-        scale = std::max(scale, std::fabs((long double)b[e]));
+        diff = std::max(diff, tdls::magnitude(W(a[e]) - W(b[e])));
+        scale = std::max(scale, tdls::magnitude(W(b[e])));
     }
-    return scale > 0 ? double(diff / scale / (n * (long double)std::numeric_limits<T>::epsilon())) : 0.0;
+    const long double eps = std::numeric_limits<tdls::real_type_t<T>>::epsilon();
+    return scale > 0 ? double(diff / scale / (n * eps)) : 0.0;
 }
 
 struct Tally {
@@ -71,13 +73,13 @@ void sweep(const std::vector<int>& orders, Tally& tally) {
 template <typename T, int R, RowInterchange I, MatrixLayout L>
 using Dynamic = DynamicSolver<tdls::CooperativeLUppSolverDynamic<
     T, tdls::CooperativeLUppConfig<T>{
-           .rows_per_thread = R, .row_interchange = I, .relative_pivot_threshold = T(1), .layout = L}>>;
+           .rows_per_thread = R, .row_interchange = I, .relative_pivot_threshold = 1.0, .layout = L}>>;
 template <typename T, int N, int R, RowInterchange I, MatrixLayout L>
 using Static = StaticSolver<
     tdls::CooperativeLUppSolverStatic<T, N,
                                       tdls::CooperativeLUppConfig<T>{.rows_per_thread = R,
                                                                      .row_interchange = I,
-                                                                     .relative_pivot_threshold = T(1),
+                                                                     .relative_pivot_threshold = 1.0,
                                                                      .unroll_loops = false,
                                                                      .layout = L}>>;
 
@@ -101,6 +103,67 @@ TEST_CASE("float: pivots equal LAPACK's, solutions within its backward-error bou
     sweep<Dynamic<float, 3, RowInterchange::Physical, MatrixLayout::ColMajor>>(orders, tally);
     sweep<Static<float, 12, 2, RowInterchange::Physical, MatrixLayout::RowMajor>>({12}, tally);
     REQUIRE(tally.cases == (2 * 9 + 1) * 3 * 2);
+}
+
+TEST_CASE("complex double: pivots equal zgetrf's, solutions within its backward-error bound",
+          "[lapack][complex]") {
+    using Z = std::complex<double>;
+    Tally tally;
+    const std::vector<int> orders = {1, 2, 3, 4, 7, 16, 33, 64};
+    sweep<Dynamic<Z, 4, RowInterchange::Logical, MatrixLayout::ColMajor>>(orders, tally);
+    sweep<Dynamic<Z, 3, RowInterchange::Physical, MatrixLayout::RowMajor>>(orders, tally);
+    sweep<Static<Z, 9, 2, RowInterchange::Physical, MatrixLayout::ColMajor>>({9}, tally);
+    REQUIRE(tally.cases == (2 * 8 + 1) * 3 * 2);
+}
+
+TEST_CASE("complex float: pivots equal cgetrf's, solutions within its backward-error bound",
+          "[lapack][complex]") {
+    using C = std::complex<float>;
+    Tally tally;
+    const std::vector<int> orders = {1, 2, 5, 8, 13, 32};
+    sweep<Dynamic<C, 2, RowInterchange::Logical, MatrixLayout::RowMajor>>(orders, tally);
+    sweep<Dynamic<C, 1, RowInterchange::Physical, MatrixLayout::ColMajor>>(orders, tally);
+    sweep<Static<C, 6, 3, RowInterchange::Logical, MatrixLayout::RowMajor>>({6}, tally);
+    REQUIRE(tally.cases == (2 * 6 + 1) * 3 * 2);
+}
+
+TEST_CASE("the complex LAPACK checks reject a wrong imaginary part and the modulus as pivot magnitude",
+          "[lapack][complex][negative]") {
+    using Z = std::complex<double>;
+    using Solver = Dynamic<Z, 2, RowInterchange::Physical, MatrixLayout::ColMajor>;
+    const int n = 9;
+    const Problem<Z> p{n, make_matrix<Z>(Kind::Uniform, n, 91), random_vector<Z>(n, 92)};
+    const Outcome<Z> got = run<Solver, false, false, false>(p, Entry::Solve);
+    REQUIRE(backward_error_ratio(p.S, n, false, got.x, p.b) < backward_error_bound);
+    std::vector<Z> wrong = got.x;
+    wrong[0] += Z(0, 1e-6 * std::abs(wrong[0]));
+    CHECK(backward_error_ratio(p.S, n, false, wrong, p.b) > backward_error_bound);
+    // zgetrf's pivots are those of |re| + |im|: a factorization pivoting on
+    // the modulus differs on this matrix (found by the sweep below).
+    std::vector<Z> lu = p.S;
+    std::vector<lapack_int> ipiv(n);
+    REQUIRE(lapack_getrf(n, lu.data(), ipiv.data()) == 0);
+    const auto [ours, perm] = lapack_format(got, n, true);
+    REQUIRE(swap_sequence(perm) == std::vector<int>(ipiv.begin(), ipiv.end()));
+    std::vector<int> modulus_perm(n);
+    {
+        std::vector<std::vector<Z>> rows(n, std::vector<Z>(n));
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c) rows[r][c] = p.S[std::size_t(c) * n + r];
+        for (int k = 0; k < n; ++k) modulus_perm[k] = k;
+        for (int i = 0; i < n; ++i) {
+            int best = i;
+            for (int r = i + 1; r < n; ++r)
+                if (std::abs(rows[r][i]) > std::abs(rows[best][i])) best = r;
+            std::swap(rows[i], rows[best]);
+            std::swap(modulus_perm[i], modulus_perm[best]);
+            for (int r = i + 1; r < n; ++r) {
+                const Z l = rows[r][i] / rows[i][i];
+                for (int c = i; c < n; ++c) rows[r][c] -= l * rows[i][c];
+            }
+        }
+    }
+    CHECK(swap_sequence(modulus_perm) != std::vector<int>(ipiv.begin(), ipiv.end()));
 }
 
 TEST_CASE("the LAPACK checks reject a wrong solution and a wrong pivot sequence", "[lapack][negative]") {

@@ -182,7 +182,14 @@ Outcome<typename Solver::T> run(const Problem<typename Solver::T>& p, Entry entr
     const int ws = Solver::workspace(n);
     constexpr int workspace_guards = 8;
     std::vector<T> work(ws + workspace_guards, guard);
-    for (int e = 2; e < ws; ++e) work[e] = std::numeric_limits<T>::quiet_NaN();
+    // NaN in every part: a value the solver reads before writing it shows.
+    const tdls::real_type_t<T> nan = std::numeric_limits<tdls::real_type_t<T>>::quiet_NaN();
+    for (int e = 2; e < ws; ++e) {
+        if constexpr (tdls::is_complex_scalar_v<T>)
+            work[e] = T(nan, nan);
+        else
+            work[e] = nan;
+    }
     work[0] = work[1] = T(0);
 
     Outcome<T> out;

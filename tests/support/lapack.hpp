@@ -4,6 +4,7 @@
 
 #include <lapacke.h>
 
+#include <complex>
 #include <vector>
 
 namespace tdls_test {
@@ -23,6 +24,31 @@ inline lapack_int lapack_gesv(int n, double* S, lapack_int* ipiv, double* b, boo
 inline lapack_int lapack_gesv(int n, float* S, lapack_int* ipiv, float* b, bool transpose) {
     return transpose ? LAPACKE_sgesv(LAPACK_ROW_MAJOR, n, 1, S, n, ipiv, b, 1)
                      : LAPACKE_sgesv(LAPACK_COL_MAJOR, n, 1, S, n, ipiv, b, n);
+}
+
+// Complex: std::complex is layout-compatible with LAPACKE's complex types
+// (two consecutive reals), which C++ sees as the C99 _Complex types.
+inline lapack_complex_double* lapack_ptr(std::complex<double>* p) {
+    return reinterpret_cast<lapack_complex_double*>(p);
+}
+inline lapack_complex_float* lapack_ptr(std::complex<float>* p) {
+    return reinterpret_cast<lapack_complex_float*>(p);
+}
+inline lapack_int lapack_getrf(int n, std::complex<double>* a, lapack_int* ipiv) {
+    return LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
+}
+inline lapack_int lapack_getrf(int n, std::complex<float>* a, lapack_int* ipiv) {
+    return LAPACKE_cgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
+}
+inline lapack_int lapack_gesv(int n, std::complex<double>* S, lapack_int* ipiv, std::complex<double>* b,
+                              bool transpose) {
+    return transpose ? LAPACKE_zgesv(LAPACK_ROW_MAJOR, n, 1, lapack_ptr(S), n, ipiv, lapack_ptr(b), 1)
+                     : LAPACKE_zgesv(LAPACK_COL_MAJOR, n, 1, lapack_ptr(S), n, ipiv, lapack_ptr(b), n);
+}
+inline lapack_int lapack_gesv(int n, std::complex<float>* S, lapack_int* ipiv, std::complex<float>* b,
+                              bool transpose) {
+    return transpose ? LAPACKE_cgesv(LAPACK_ROW_MAJOR, n, 1, lapack_ptr(S), n, ipiv, lapack_ptr(b), 1)
+                     : LAPACKE_cgesv(LAPACK_COL_MAJOR, n, 1, lapack_ptr(S), n, ipiv, lapack_ptr(b), n);
 }
 
 /// LAPACK's 1-based swap sequence producing the final order perm (perm[k] =

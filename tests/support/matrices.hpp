@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <tdls/core/math.hpp>
 
 namespace tdls_test {
 
@@ -33,12 +36,24 @@ inline const char* kind_name(Kind k) {
 
 inline constexpr Kind all_kinds[] = {Kind::Uniform, Kind::PivotHeavy, Kind::IllConditioned};
 
+/// One draw of u: a real T from one draw, a complex T from two (real part
+/// first), so that complex systems have both parts everywhere.
+template <typename T, typename Rng>
+T draw(std::uniform_real_distribution<double>& u, Rng& rng) {
+    if constexpr (tdls::is_complex_scalar_v<T>) {
+        const double re = u(rng);
+        return T(typename T::value_type(re), typename T::value_type(u(rng)));
+    } else {
+        return T(u(rng));
+    }
+}
+
 template <typename T>
 std::vector<T> random_vector(int n, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     std::vector<T> v(n);
-    for (auto& e : v) e = T(u(rng));
+    for (auto& e : v) e = draw<T>(u, rng);
     return v;
 }
 
@@ -47,9 +62,9 @@ std::vector<T> make_matrix(Kind kind, int n, std::uint64_t seed) {
     std::mt19937_64 rng(seed * 7919u + std::uint64_t(n));
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     std::vector<T> S(std::size_t(n) * n);
-    for (auto& e : S) e = T(u(rng));
+    for (auto& e : S) e = draw<T>(u, rng);
     if (kind == Kind::PivotHeavy) {
-        for (int i = 0; i < n; ++i) S[std::size_t(i) * n + i] += T(n) * (u(rng) < 0 ? -1 : 1);
+        for (int i = 0; i < n; ++i) S[std::size_t(i) * n + i] += T(n) * T(u(rng) < 0 ? -1 : 1);
         std::vector<int> order(n);
         for (int i = 0; i < n; ++i) order[i] = i;
         std::shuffle(order.begin(), order.end(), rng);
@@ -59,11 +74,17 @@ std::vector<T> make_matrix(Kind kind, int n, std::uint64_t seed) {
         S = shuffled;
     } else if (kind == Kind::IllConditioned) {
         // Condition number about 10^(digits / 2) of the type.
-        const double decades = std::numeric_limits<T>::digits10 / 2.0;
+        using Real = tdls::real_type_t<T>;
+        const double decades = std::numeric_limits<Real>::digits10 / 2.0;
         for (int c = 0; c < n; ++c) {
             const double scale = std::pow(10.0, -decades * c / std::max(1, n - 1));
-            for (int r = 0; r < n; ++r)
-                S[std::size_t(c) * n + r] = T(double(S[std::size_t(c) * n + r]) * scale);
+            for (int r = 0; r < n; ++r) {
+                T& e = S[std::size_t(c) * n + r];
+                if constexpr (tdls::is_complex_scalar_v<T>)
+                    e = T(Real(double(e.real()) * scale), Real(double(e.imag()) * scale));
+                else
+                    e = T(double(e) * scale);
+            }
         }
     }
     return S;

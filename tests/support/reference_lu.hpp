@@ -30,9 +30,12 @@ struct ReferenceLU {
     T at(int k, int c) const { return lu[std::size_t(c) * n + k]; }
 };
 
-/// Factors S (column-major, order n) as P S = L U.
+/// Factors S (column-major, order n) as P S = L U. Magnitudes are LAPACK's:
+/// |x| for a real x, |re| + |im| for a complex one (izamax's cabs1).
 template <typename T>
-ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, T threshold, T floor) {
+ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, tdls::real_type_t<T> threshold,
+                                tdls::real_type_t<T> floor) {
+    using Real = tdls::real_type_t<T>;
     ReferenceLU<T> f;
     f.n = n;
     // rows[k] = the row at position k, as a vector of its n entries.
@@ -43,32 +46,32 @@ ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, T threshold, T f
     for (int k = 0; k < n; ++k) f.perm[k] = k;
 
     for (int i = 0; i < n; ++i) {
-        const T in_place = std::fabs(rows[i][i]);
-        T best = T(-1);
+        const Real in_place = tdls::magnitude(rows[i][i]);
+        Real best = Real(-1);
         int best_position = -1;
         for (int p = i + 1; p < n; ++p) {
-            const T m = std::fabs(rows[p][i]);
+            const Real m = tdls::magnitude(rows[p][i]);
             if (m > best) {
                 best = m;
                 best_position = p;
             }
         }
         int pivot = i;
-        T largest = in_place;
+        Real largest = in_place;
         if (best_position >= 0 && best > in_place) {
             largest = best;
             const bool keep =
-                threshold < T(1) && in_place >= threshold * best && in_place >= floor && in_place > T(0);
+                threshold < Real(1) && in_place >= threshold * best && in_place >= floor && in_place > Real(0);
             pivot = keep ? i : best_position;
         }
         std::swap(rows[i], rows[pivot]);
         std::swap(f.perm[i], f.perm[pivot]);
-        const bool singular = largest < floor || largest == T(0);
+        const bool singular = largest < floor || largest == Real(0);
         if (singular && f.info == 0) f.info = i + 1;
         const T reciprocal = singular ? T(1) : T(1) / rows[i][i];
         // A pivot below the smallest normal number (only a floor under it lets
         // one through) divides instead, as LAPACK's dgetf2.
-        const bool divide = !singular && std::fabs(rows[i][i]) < std::numeric_limits<T>::min();
+        const bool divide = !singular && tdls::magnitude(rows[i][i]) < std::numeric_limits<Real>::min();
         for (int r = i + 1; r < n; ++r) {
             const T l = divide ? rows[r][i] / rows[i][i] : rows[r][i] * reciprocal;
             rows[r][i] = l;
@@ -104,7 +107,8 @@ std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b,
         // The product by the pivot's reciprocal, as the solver (MAGMA's and
         // upstream TDLS's arithmetic); a subnormal pivot divides, as it does.
         const T u = f.at(i, i);
-        const T z = (u < 0 ? -u : u) < std::numeric_limits<T>::min() ? v[i] / u : v[i] * (T(1) / u);
+        const T z = tdls::magnitude(u) < std::numeric_limits<tdls::real_type_t<T>>::min() ? v[i] / u
+                                                                                        : v[i] * (T(1) / u);
         for (int c = i + 1; c < n; ++c) v[c] = v[c] - f.at(i, c) * z;
         v[i] = z;
     }

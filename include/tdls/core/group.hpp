@@ -63,12 +63,22 @@ inline constexpr int barrier_workspace_elements = 2;
 namespace detail {
 
 #if !defined(TDLS_DEVICE_PASS)
-/// Word the CPU barrier operates on inside a workspace element: the element
-/// type itself when the hardware has lock-free atomics for it (float, double),
-/// otherwise a 32-bit word at the start of the element (long double, whose
-/// atomics would need libatomic).
+/// Whether the CPU barrier counts in the element type itself: a real type
+/// with lock-free atomics (float, double).
 template <typename T>
-using barrier_word_t = std::conditional_t<std::atomic_ref<T>::is_always_lock_free, T, std::uint32_t>;
+constexpr bool counts_in_element() noexcept {
+    if constexpr (std::is_floating_point_v<T>)
+        return std::atomic_ref<T>::is_always_lock_free;
+    else
+        return false;
+}
+
+/// Word the CPU barrier operates on inside a workspace element: the element
+/// type itself where counts_in_element, otherwise a 32-bit word at the start
+/// of the element (long double, whose atomics would need libatomic; complex
+/// types, which have no atomic arithmetic).
+template <typename T>
+using barrier_word_t = std::conditional_t<counts_in_element<T>(), T, std::uint32_t>;
 
 /// Prints the message once and stops the program: a group that cannot run
 /// would otherwise spin forever or exchange garbage.

@@ -4,26 +4,53 @@
 
 #include <cfloat>
 #include <cmath>
+#include <complex>
 #include <type_traits>
 
 #include <tdls/core/macros.hpp>
 
 namespace tdls {
 
-/// Scalar types the solvers accept: float and double everywhere, long double
-/// on the host (GPUs have no such type).
+/// Real scalar types the solvers accept: float and double everywhere, long
+/// double on the host (GPUs have no such type).
 template <typename T>
 inline constexpr bool is_real_scalar_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, long double>;
 
-/// Smallest positive normal number of T: the default singular floor, below
-/// which a pivot is subnormal and its reciprocal may overflow. Spelled with
-/// <cfloat> macros because std::numeric_limits is not callable in device code.
+/// The real type under a scalar: T itself for a real T, R for a complex one.
+/// A complex type joins by specializing this (std::complex here; a
+/// device-usable pair would add its own), and giving real_part and magnitude
+/// overloads below.
 template <typename T>
-TDLS_HOST_DEVICE constexpr T smallest_normal() noexcept {
-    if constexpr (std::is_same_v<T, float>)
+struct real_type {
+    using type = T;
+};
+template <typename R>
+struct real_type<std::complex<R>> {
+    using type = R;
+};
+template <typename T>
+using real_type_t = typename real_type<T>::type;
+
+/// Whether T is a complex scalar (its real type differs from it).
+template <typename T>
+inline constexpr bool is_complex_scalar_v = !std::is_same_v<real_type_t<T>, T>;
+
+/// Every scalar type the solvers accept: the real ones, and std::complex of
+/// each on the host.
+template <typename T>
+inline constexpr bool is_solver_scalar_v = is_real_scalar_v<real_type_t<T>>;
+
+/// Smallest positive normal number of T (of its real type, for a complex T):
+/// the default singular floor, below which a pivot is subnormal and its
+/// reciprocal may overflow. Spelled with <cfloat> macros because
+/// std::numeric_limits is not callable in device code.
+template <typename T>
+TDLS_HOST_DEVICE constexpr real_type_t<T> smallest_normal() noexcept {
+    using R = real_type_t<T>;
+    if constexpr (std::is_same_v<R, float>)
         return FLT_MIN;
-    else if constexpr (std::is_same_v<T, double>)
+    else if constexpr (std::is_same_v<R, double>)
         return DBL_MIN;
     else
         return LDBL_MIN;
@@ -39,6 +66,26 @@ TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T magnitude(T x) noexcept {
     if (std::is_constant_evaluated()) return x < T(0) ? -x : x; // std::fabs is not constexpr
     return std::fabs(x);
 #endif
+}
+
+/// LAPACK's magnitude of a complex number, |re| + |im| (cabs1, what izamax
+/// compares): partial pivoting on it chooses zgetrf's pivots. Cheaper than the
+/// modulus and never below it. NaN in either part gives NaN.
+template <typename R>
+constexpr R magnitude(const std::complex<R>& x) noexcept {
+    return magnitude(x.real()) + magnitude(x.imag());
+}
+
+/// The real part; the number itself for a real one. The solvers keep real
+/// bookkeeping (magnitudes, row indices) in scalar workspace and read it back
+/// with this.
+template <typename T>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T real_part(T x) noexcept {
+    return x;
+}
+template <typename R>
+constexpr R real_part(const std::complex<R>& x) noexcept {
+    return x.real();
 }
 
 namespace detail {

@@ -37,8 +37,12 @@ using Layout = MatrixLayout;
 /// passed as a template argument, typically with designated initializers:
 ///   tdls::CooperativeLUppConfig<double>{.rows_per_thread = 2,
 ///                                       .row_interchange = tdls::RowInterchange::Physical}
+/// T is the scalar type of the systems; the real knobs (threshold, floor) are
+/// of its real type, since a complex pivot is compared by its magnitude.
 template <typename T>
 struct CooperativeLUppConfig {
+    using Real = real_type_t<T>;
+
     /// Rows of the stored matrix each thread holds. A system of order N takes
     /// ceil(N / rows_per_thread) threads; more rows per thread means smaller
     /// groups, so that several systems share a warp, and more registers.
@@ -53,13 +57,13 @@ struct CooperativeLUppConfig {
     /// pivoting: the first largest magnitude. The default, 0.1, is upstream
     /// TDLS's (growth bounded by 11 per column instead of 2). Must lie in
     /// (0, 1]. The C ABI passes its own documented default, 1, at run time.
-    StructuralReal<T> relative_pivot_threshold = T(0.1);
+    StructuralReal<Real> relative_pivot_threshold = Real(0.1);
 
     /// A column whose largest candidate magnitude is below this value is
     /// singular. The default, the smallest normal number, adds subnormal
     /// pivots (whose reciprocals overflow) to exact zeros. Must be > 0: a
     /// zero pivot is always singular.
-    StructuralReal<T> singular_floor = smallest_normal<T>();
+    StructuralReal<Real> singular_floor = smallest_normal<T>();
 
     /// Expand the column loops of the static solver completely, at compile
     /// time. GPU code needs it to keep rows in registers; CPU code builds much

@@ -36,17 +36,17 @@ namespace tdls {
 
 template <typename T, CooperativeLUppConfig<T> Config = CooperativeLUppConfig<T>{}>
 struct CooperativeLUppSolverDynamic {
-    static_assert(is_real_scalar_v<T>,
-                  "CooperativeLUppSolverDynamic: T must be float, double or long double");
+    static_assert(is_solver_scalar_v<T>,
+                  "CooperativeLUppSolverDynamic: T must be float, double, long double or std::complex of one");
 #if defined(TDLS_DEVICE_PASS)
     static_assert(!std::is_same_v<T, long double>,
                   "CooperativeLUppSolverDynamic: long double does not exist on GPUs");
 #endif
     static_assert(Config.rows_per_thread >= 1, "CooperativeLUppSolverDynamic: rows_per_thread must be >= 1");
-    static_assert(Config.relative_pivot_threshold.value() > T(0) &&
-                      Config.relative_pivot_threshold.value() <= T(1),
+    static_assert(Config.relative_pivot_threshold.value() > 0 &&
+                      Config.relative_pivot_threshold.value() <= 1,
                   "CooperativeLUppSolverDynamic: relative_pivot_threshold must be in (0, 1]");
-    static_assert(Config.singular_floor.value() > T(0),
+    static_assert(Config.singular_floor.value() > 0,
                   "CooperativeLUppSolverDynamic: singular_floor must be positive");
 
   private:
@@ -58,8 +58,8 @@ struct CooperativeLUppSolverDynamic {
     using value_type = T;
     static constexpr CooperativeLUppConfig<T> config = Config;
     static constexpr int rows_per_thread = Config.rows_per_thread;
-    static constexpr T relative_pivot_threshold = Engine::threshold;
-    static constexpr T singular_floor = Engine::floor;
+    static constexpr real_type_t<T> relative_pivot_threshold = Engine::threshold;
+    static constexpr real_type_t<T> singular_floor = Engine::floor;
     static constexpr RowInterchange row_interchange = Config.row_interchange;
     static constexpr MatrixLayout layout = Config.layout;
     static constexpr bool unroll_loops = Config.unroll_loops;

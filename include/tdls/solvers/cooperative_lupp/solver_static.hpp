@@ -79,17 +79,17 @@ namespace tdls {
 
 template <typename T, int N, CooperativeLUppConfig<T> Config = CooperativeLUppConfig<T>{}>
 struct CooperativeLUppSolverStatic {
-    static_assert(is_real_scalar_v<T>, "CooperativeLUppSolverStatic: T must be float, double or long double");
+    static_assert(is_solver_scalar_v<T>, "CooperativeLUppSolverStatic: T must be float, double, long double or std::complex of one");
 #if defined(TDLS_DEVICE_PASS)
     static_assert(!std::is_same_v<T, long double>,
                   "CooperativeLUppSolverStatic: long double does not exist on GPUs");
 #endif
     static_assert(N >= 1, "CooperativeLUppSolverStatic: N must be >= 1");
     static_assert(Config.rows_per_thread >= 1, "CooperativeLUppSolverStatic: rows_per_thread must be >= 1");
-    static_assert(Config.relative_pivot_threshold.value() > T(0) &&
-                      Config.relative_pivot_threshold.value() <= T(1),
+    static_assert(Config.relative_pivot_threshold.value() > 0 &&
+                      Config.relative_pivot_threshold.value() <= 1,
                   "CooperativeLUppSolverStatic: relative_pivot_threshold must be in (0, 1]");
-    static_assert(Config.singular_floor.value() > T(0),
+    static_assert(Config.singular_floor.value() > 0,
                   "CooperativeLUppSolverStatic: singular_floor must be positive");
 
   private:
@@ -111,8 +111,8 @@ struct CooperativeLUppSolverStatic {
     /// under physical ones (the seed's formula).
     static constexpr int workspace_size =
         detail::coop::workspace_elements<Engine::physical>(N, threads_per_system);
-    static constexpr T relative_pivot_threshold = Engine::threshold;
-    static constexpr T singular_floor = Engine::floor;
+    static constexpr real_type_t<T> relative_pivot_threshold = Engine::threshold;
+    static constexpr real_type_t<T> singular_floor = Engine::floor;
     static constexpr RowInterchange row_interchange = Config.row_interchange;
     static constexpr MatrixLayout layout = Config.layout;
     static constexpr bool unroll_loops = Config.unroll_loops;

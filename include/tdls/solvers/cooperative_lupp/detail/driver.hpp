@@ -57,7 +57,7 @@ struct Driver {
     template <bool IM, bool IP, std::int64_t MS, std::int64_t PS, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
     factorize(int n, int tx, T* A, std::int64_t A_stride, int* piv, std::int64_t piv_stride, T* work,
-              Sync& sync, T threshold = E::threshold) {
+              Sync& sync, real_type_t<T> threshold = E::threshold) {
         E e(n, tx, work, threshold);
         auto&& barrier = resolve_sync<E::static_threads>(sync, tx, e.threads(), work);
         auto rows = rows_of(e, Matrix<T, IM, MS>{A, {A_stride}});
@@ -74,7 +74,7 @@ struct Driver {
     template <bool IM, bool IP, bool IR, std::int64_t MS, std::int64_t PS, std::int64_t RS, typename Sync>
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr Verdict
     solve(int n, int tx, T* A, std::int64_t A_stride, int* piv, std::int64_t piv_stride, const T* b, T* x,
-          std::int64_t rhs_stride, T* work, Sync& sync, T threshold = E::threshold) {
+          std::int64_t rhs_stride, T* work, Sync& sync, real_type_t<T> threshold = E::threshold) {
         E e(n, tx, work, threshold);
         auto&& barrier = resolve_sync<E::static_threads>(sync, tx, e.threads(), work);
         const VectorOperand<T, IR, RS> solution{x, {rhs_stride}};

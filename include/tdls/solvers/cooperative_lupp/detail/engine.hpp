@@ -33,10 +33,10 @@ namespace tdls::detail::coop {
 
 /// The pivot of one column: its position in the pivoted order and the largest
 /// candidate magnitude of the column, which decides singularity.
-template <typename T>
+template <typename Real>
 struct PivotChoice {
     int position;
-    T largest;
+    Real largest;
 };
 
 /// Elements of the solver workspace for order n and a group of `threads`
@@ -62,13 +62,17 @@ inline constexpr int effective_rows_per_thread =
 template <typename T, auto Config, int StaticN>
 class Engine {
   public:
+    /// Magnitudes, the threshold and the floor are real; so is the
+    /// bookkeeping the workspace carries between threads (stored as scalars,
+    /// read back with real_part).
+    using Real = real_type_t<T>;
     static constexpr int R = effective_rows_per_thread<Config.rows_per_thread, StaticN>;
     static constexpr bool physical = Config.row_interchange == RowInterchange::Physical;
     static constexpr bool row_major = Config.layout == MatrixLayout::RowMajor;
     static constexpr bool unroll = Config.unroll_loops && StaticN > 0;
-    static constexpr T threshold = Config.relative_pivot_threshold.value();
+    static constexpr Real threshold = Config.relative_pivot_threshold.value();
     static constexpr bool runtime_threshold = Config.runtime_pivot_threshold;
-    static constexpr T floor = Config.singular_floor.value();
+    static constexpr Real floor = Config.singular_floor.value();
     static constexpr int static_threads = StaticN > 0 ? (StaticN + R - 1) / R : 0;
 
     /// Slots expanded at compile time in a dynamic solver; more are looped.
@@ -76,12 +80,12 @@ class Engine {
 
     // The public solvers check these first, with their names in the message.
     static_assert(Config.rows_per_thread >= 1, "rows_per_thread must be >= 1");
-    static_assert(threshold > T(0) && threshold <= T(1), "relative_pivot_threshold must be in (0, 1]");
-    static_assert(floor > T(0), "singular_floor must be positive");
+    static_assert(threshold > Real(0) && threshold <= Real(1), "relative_pivot_threshold must be in (0, 1]");
+    static_assert(floor > Real(0), "singular_floor must be positive");
 
     /// runtime_threshold_value is used only under Config.runtime_pivot_threshold.
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr Engine(int n, int tx, T* work,
-                                                            T runtime_threshold_value = threshold) noexcept
+                                                            Real runtime_threshold_value = threshold) noexcept
         : n_(n), threads_((n + R - 1) / R), tx_(tx), ws_(work + barrier_workspace_elements),
           threshold_(runtime_threshold_value), place_{}, rhs_{} {}
 
@@ -354,13 +358,13 @@ class Engine {
     /// below the diagonal replaces the row in place unless that row reaches
     /// threshold times it (and the floor). A NaN in place is kept, as LAPACK's
     /// sequential search keeps it; NaNs below are never chosen.
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr PivotChoice<T> choose(int i, T in_place, T best,
-                                                                           int best_position) const noexcept {
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr PivotChoice<Real> choose(int i, Real in_place, Real best,
+                                                                              int best_position) const noexcept {
         if (best_position < 0 || !(best > in_place)) return {i, in_place};
         if constexpr (runtime_threshold) {
-            if (in_place >= threshold_ * best && in_place >= floor && in_place > T(0)) return {i, best};
-        } else if constexpr (threshold < T(1)) {
-            if (in_place >= threshold * best && in_place >= floor && in_place > T(0)) return {i, best};
+            if (in_place >= threshold_ * best && in_place >= floor && in_place > Real(0)) return {i, best};
+        } else if constexpr (threshold < Real(1)) {
+            if (in_place >= threshold * best && in_place >= floor && in_place > Real(0)) return {i, best};
         }
         return {best_position, best};
     }
@@ -370,10 +374,10 @@ class Engine {
     /// floor is singular: the verdict records its first occurrence and a
     /// reciprocal of 1 keeps the factorization finite to the end.
     template <bool Fused, typename Rows, typename I>
-    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void eliminate(I i, T largest, const T* prow,
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void eliminate(I i, Real largest, const T* prow,
                                                                     const T* prhs, Rows& rows) {
         const auto n = extent();
-        const bool singular = largest < floor || largest == T(0);
+        const bool singular = largest < floor || largest == Real(0);
         if (singular && info_ == 0) info_ = i + 1;
         const T reciprocal = singular ? T(1) : T(1) / prow[i];
         // Below the smallest normal number a reciprocal overflows: there, as
@@ -409,15 +413,16 @@ class Engine {
         arrive_and_wait(sync);
         // 2. every thread makes the same choice from dsx; the pivot row is
         //    published in sx, its right-hand-side entry in sB[i].
-        T best = T(-1);
+        Real best = Real(-1);
         int best_position = -1;
         for_range<unroll>(i + one, n, [&](auto p) {
-            if (dsx[p] > best) {
-                best = dsx[p];
+            const Real m = real_part(dsx[p]);
+            if (m > best) {
+                best = m;
                 best_position = p;
             }
         });
-        const PivotChoice<T> choice = choose(i, dsx[i], best, best_position);
+        const PivotChoice<Real> choice = choose(i, real_part(dsx[i]), best, best_position);
         for_slots([&](auto K) {
             if (place_[K] == choice.position) {
                 for_range<unroll>(i, n, [&](auto j) { sx[j] = rows(K, j); });
@@ -449,14 +454,14 @@ class Engine {
         T* const enter = in_place + 1;
         T* const leave = enter + n + 2;
         // 1. each thread's first largest magnitude below the diagonal.
-        T best = T(-1);
+        Real best = Real(-1);
         int best_position = -1;
         for_slots([&](auto K) {
             const int v = index(K);
             if (v == i) {
                 *in_place = magnitude(rows(K, i));
             } else if (v > i) {
-                const T m = magnitude(rows(K, i));
+                const Real m = magnitude(rows(K, i));
                 if (m > best) {
                     best = m;
                     best_position = v;
@@ -468,17 +473,17 @@ class Engine {
         arrive_and_wait(sync);
         // 2. the same reduction in every thread: largest magnitude, first
         //    position among equals. The rows that move are published.
-        best = T(-1);
+        best = Real(-1);
         best_position = -1;
         for (int s = 0; s < t; ++s) {
-            const int p = int(candidate_position[s]);
-            const T m = candidate[s];
+            const int p = int(real_part(candidate_position[s]));
+            const Real m = real_part(candidate[s]);
             if (p >= 0 && (m > best || (m == best && p < best_position))) {
                 best = m;
                 best_position = p;
             }
         }
-        const PivotChoice<T> choice = choose(i, *in_place, best, best_position);
+        const PivotChoice<Real> choice = choose(i, real_part(*in_place), best, best_position);
         const bool moves = choice.position != i;
         for_slots([&](auto K) {
             const int v = index(K);
@@ -521,7 +526,7 @@ class Engine {
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void read_record(const T* record, Slot K, Rows& rows) {
         const int n = order();
         for_range<unroll>(zero, extent(), [&](auto j) { rows(K, j) = record[j]; });
-        place_[K] = int(record[n]);
+        place_[K] = int(real_part(record[n]));
         if constexpr (Fused && !row_major) rhs_[K] = record[n + 1];
     }
 
@@ -529,7 +534,7 @@ class Engine {
     int threads_;
     int tx_;
     T* ws_;
-    T threshold_;
+    Real threshold_;
     int info_ = 0;
     /// Logical: position of the row of each slot in the pivoted order.
     /// Physical: original index of the row of each slot.
