@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "check.hpp"
+#include "common/scalar_type.hpp"
 #include "timing.hpp"
 
 namespace bench {
@@ -42,7 +43,7 @@ class TdlsSolver final : public Solver {
     double run(int threads) override {
         tdls_set_num_threads(handle_, threads);
         const Storage& st = batch_->storage;
-        const tdls_dtype_t dtype = sizeof(T) == 8 ? TDLS_FLOAT64 : TDLS_FLOAT32;
+        const tdls_dtype_t dtype = tdls::kernels::dtype_of<T>;
         const tdls_layout_t layout = st.row_major ? TDLS_ROW_MAJOR : TDLS_COL_MAJOR;
         const std::int64_t n = st.n, ldb = st.row_major ? st.nrhs : n;
         tdls_status_t status = TDLS_SUCCESS;

@@ -1,25 +1,30 @@
 # Stamping precompiled solver instances from kernels/instances.cmake, for any
 # backend: the CPU kernels and the CUDA and HIP plugins.
 #
-# tdls_stamp_instances(<BACKEND> <ORDERS list var> <TEMPLATE file.in> <PER_SOURCE k>
+# tdls_stamp_instances(<BACKEND> <TYPES list var> <ORDERS list var> <TEMPLATE file.in> <PER_SOURCE k>
 #                      <OUT_SOURCES var> <OUT_MACRO var> <OUT_STATIC_ORDERS var> [<EXTENSION>])
-# For every type of TDLS_INSTANCE_TYPES, layout of TDLS_INSTANCE_LAYOUTS and
+# For every type of the TYPES list, layout of TDLS_INSTANCE_LAYOUTS and
 # order of the list, writes the line TDLS_<BACKEND>_INSTANTIATE(type, order,
 # row_major) into sources stamped from TEMPLATE (@TDLS_INSTANTIATIONS@, k
 # instances per source, in the current binary dir's generated/), appends
 # " X(type, order, row_major)" to the X-macro body OUT_MACRO, and returns the
 # nonzero orders, comma-separated, in OUT_STATIC_ORDERS. The sources end in
 # EXTENSION (default cpp; cu and hip for the GPU plugins).
-function(tdls_stamp_instances backend orders_var template per_source out_sources out_macro out_static)
+function(tdls_stamp_instances backend types_var orders_var template per_source out_sources out_macro out_static)
   set(extension cpp)
-  if(ARGC GREATER 7)
-    set(extension ${ARGV7})
+  if(ARGC GREATER 8)
+    set(extension ${ARGV8})
   endif()
+  foreach(type IN LISTS ${types_var})
+    if(NOT type IN_LIST TDLS_INSTANCE_TYPES)
+      message(FATAL_ERROR "${types_var} lists ${type}, which TDLS_INSTANCE_TYPES does not")
+    endif()
+  endforeach()
   string(TOUPPER ${backend} BACKEND)
   set(generated_dir ${CMAKE_CURRENT_BINARY_DIR}/generated)
   set(sources)
   set(macro "")
-  foreach(type IN LISTS TDLS_INSTANCE_TYPES)
+  foreach(type IN LISTS ${types_var})
     foreach(layout IN LISTS TDLS_INSTANCE_LAYOUTS)
       if(layout STREQUAL "row")
         set(row_major true)
@@ -56,4 +61,14 @@ function(tdls_stamp_instances backend orders_var template per_source out_sources
   set(${out_sources} ${sources} PARENT_SCOPE)
   set(${out_macro} "${macro}" PARENT_SCOPE)
   set(${out_static} "${static_list}" PARENT_SCOPE)
+endfunction()
+
+# tdls_type_macro(<TYPES list var> <OUT var>): " X(type)" for each type of the
+# list, the body of an X-macro of the generated header.
+function(tdls_type_macro types_var out)
+  set(macro "")
+  foreach(type IN LISTS ${types_var})
+    string(APPEND macro " X(${type})")
+  endforeach()
+  set(${out} "${macro}" PARENT_SCOPE)
 endfunction()

@@ -8,8 +8,22 @@
 # Each backend lists its orders; every order is compiled for every type and
 # layout below.
 
-set(TDLS_INSTANCE_TYPES float double)
+# The scalar types, by their names in kernels/common/scalar_type.hpp (whose
+# traits give each its tdls_dtype_t, size and LAPACK prefix): adding a type
+# to the library is adding it here, and the kernels that take it. The C ABI
+# answers TDLS_ERROR_NOT_SUPPORTED for a tdls_dtype_t left out.
+set(TDLS_INSTANCE_TYPES float double complex_float complex_double)
 set(TDLS_INSTANCE_LAYOUTS col row)
+
+# The types each backend compiles kernels for, a subset of the list above.
+# The CPU's one-system-per-thread kernel takes every type; the SIMD families
+# and the GPU plugins take the real ones so far (issue 18: their complex
+# kernels are to come). A complex call on the CPU runs the one-system-per-
+# thread kernel whatever family serves the real types; on a GPU it answers
+# TDLS_ERROR_NOT_SUPPORTED and names the CPU backend.
+set(TDLS_CPU_TYPES ${TDLS_INSTANCE_TYPES})
+set(TDLS_SIMD_TYPES float double)
+set(TDLS_GPU_TYPES float double)
 
 # CPU, one system per thread (the cooperative solver in a group of one):
 # only the dynamic solver, for TDLS_CPU_KERNEL=scalar (the SIMD families

@@ -9,6 +9,7 @@
 
 #include <tdls/generated/instances.hpp>
 
+#include "common/scalar_type.hpp"
 #include "cpu/simd/isa.hpp"
 #include "backends/plugin/loader.hpp"
 #include "status.hpp"
@@ -16,11 +17,6 @@
 namespace tdls::runtime {
 
 namespace {
-
-template <typename T>
-constexpr tdls_dtype_t dtype_of() {
-    return std::is_same_v<T, float> ? TDLS_FLOAT32 : TDLS_FLOAT64;
-}
 
 struct CpuInstance {
     tdls_dtype_t dtype;
@@ -32,9 +28,9 @@ struct CpuInstance {
 // One table per family; each ends with an empty entry, so that a family
 // left out of the build is an empty table rather than a zero-sized array.
 #define TDLS_CPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                                \
-    CpuInstance{dtype_of<T>(), ROW_MAJOR, N, &kernels::cpu::solve_range<T, N, ROW_MAJOR>},
+    CpuInstance{kernels::dtype_of<T>, ROW_MAJOR, N, &kernels::cpu::solve_range<T, N, ROW_MAJOR>},
 #define TDLS_SIMD_TABLE_ENTRY(ISA, T, N, ROW_MAJOR)                                                          \
-    CpuInstance{dtype_of<T>(), ROW_MAJOR, N, &kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
+    CpuInstance{kernels::dtype_of<T>, ROW_MAJOR, N, &kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
 #define TDLS_SIMD_GENERIC_ENTRY(T, N, ROW_MAJOR) TDLS_SIMD_TABLE_ENTRY(generic, T, N, ROW_MAJOR)
 #define TDLS_SIMD_AVX2_ENTRY(T, N, ROW_MAJOR) TDLS_SIMD_TABLE_ENTRY(avx2, T, N, ROW_MAJOR)
 #define TDLS_SIMD_AVX512_ENTRY(T, N, ROW_MAJOR) TDLS_SIMD_TABLE_ENTRY(avx512, T, N, ROW_MAJOR)
@@ -49,37 +45,44 @@ constexpr CpuInstance avx512_instances[] = {TDLS_SIMD_AVX512_INSTANCES(TDLS_SIMD
 #undef TDLS_SIMD_TABLE_ENTRY
 #undef TDLS_CPU_TABLE_ENTRY
 
-template <std::size_t Size>
-constexpr std::span<const CpuInstance> entries(const CpuInstance (&table)[Size]) {
-    return {table, Size - 1};
-}
-
-/// A family's blocked kernel of the orders past the tiles, [double][row-major];
-/// all null for the scalar family and for an ISA left out of the build.
-using BlockedKernels = kernels::cpu::RangeKernel[2][2];
-#define TDLS_BLOCKED_KERNELS(ISA)                                                                            \
-    {                                                                                                        \
-        {&kernels::cpu::simd::ISA::blocked_range<float, false>, &kernels::cpu::simd::ISA::blocked_range<float, true>},   \
-        {&kernels::cpu::simd::ISA::blocked_range<double, false>,                                            \
-         &kernels::cpu::simd::ISA::blocked_range<double, true>},                                            \
-    }
-constexpr BlockedKernels no_blocked_kernels = {};
+/// A family's blocked kernel of the orders past the tiles, for one type and
+/// layout; the scalar family and an ISA left out of the build have none.
+struct BlockedInstance {
+    tdls_dtype_t dtype;
+    bool row_major;
+    kernels::cpu::RangeKernel kernel;
+};
+#define TDLS_BLOCKED_ENTRIES(ISA, T)                                                                         \
+    BlockedInstance{kernels::dtype_of<T>, false, &kernels::cpu::simd::ISA::blocked_range<T, false>},         \
+        BlockedInstance{kernels::dtype_of<T>, true, &kernels::cpu::simd::ISA::blocked_range<T, true>},
+#define TDLS_GENERIC_BLOCKED(T) TDLS_BLOCKED_ENTRIES(generic, T)
+#define TDLS_AVX2_BLOCKED(T) TDLS_BLOCKED_ENTRIES(avx2, T)
+#define TDLS_AVX512_BLOCKED(T) TDLS_BLOCKED_ENTRIES(avx512, T)
+constexpr BlockedInstance no_blocked[] = {BlockedInstance{}};
 #if TDLS_SIMD_GENERIC_BYTES > 0
-constexpr BlockedKernels generic_blocked = TDLS_BLOCKED_KERNELS(generic);
+constexpr BlockedInstance generic_blocked[] = {TDLS_SIMD_TYPES(TDLS_GENERIC_BLOCKED) BlockedInstance{}};
 #else
-constexpr const BlockedKernels& generic_blocked = no_blocked_kernels;
+constexpr const auto& generic_blocked = no_blocked;
 #endif
 #if TDLS_SIMD_AVX2_BYTES > 0
-constexpr BlockedKernels avx2_blocked = TDLS_BLOCKED_KERNELS(avx2);
+constexpr BlockedInstance avx2_blocked[] = {TDLS_SIMD_TYPES(TDLS_AVX2_BLOCKED) BlockedInstance{}};
 #else
-constexpr const BlockedKernels& avx2_blocked = no_blocked_kernels;
+constexpr const auto& avx2_blocked = no_blocked;
 #endif
 #if TDLS_SIMD_AVX512_BYTES > 0
-constexpr BlockedKernels avx512_blocked = TDLS_BLOCKED_KERNELS(avx512);
+constexpr BlockedInstance avx512_blocked[] = {TDLS_SIMD_TYPES(TDLS_AVX512_BLOCKED) BlockedInstance{}};
 #else
-constexpr const BlockedKernels& avx512_blocked = no_blocked_kernels;
+constexpr const auto& avx512_blocked = no_blocked;
 #endif
-#undef TDLS_BLOCKED_KERNELS
+#undef TDLS_AVX512_BLOCKED
+#undef TDLS_AVX2_BLOCKED
+#undef TDLS_GENERIC_BLOCKED
+#undef TDLS_BLOCKED_ENTRIES
+
+template <typename Entry, std::size_t Size>
+constexpr std::span<const Entry> entries(const Entry (&table)[Size]) {
+    return {table, Size - 1};
+}
 
 /// What the registry knows of each family, in CpuFamily's order: its name
 /// (the value of TDLS_CPU_KERNEL), its vector bytes (0: one system per
@@ -88,13 +91,13 @@ struct FamilyTraits {
     const char* name;
     int vector_bytes;
     std::span<const CpuInstance> instances;
-    const BlockedKernels& blocked; ///< past the tiles; null: the scalar family's dynamic kernel
+    std::span<const BlockedInstance> blocked; ///< past the tiles; none: the scalar family's dynamic kernel
 };
 constexpr FamilyTraits family_traits[] = {
-    {"scalar", 0, entries(scalar_instances), no_blocked_kernels},
-    {"generic", TDLS_SIMD_GENERIC_BYTES, entries(generic_instances), generic_blocked},
-    {"avx2", TDLS_SIMD_AVX2_BYTES, entries(avx2_instances), avx2_blocked},
-    {"avx512", TDLS_SIMD_AVX512_BYTES, entries(avx512_instances), avx512_blocked},
+    {"scalar", 0, entries(scalar_instances), entries(no_blocked)},
+    {"generic", TDLS_SIMD_GENERIC_BYTES, entries(generic_instances), entries(generic_blocked)},
+    {"avx2", TDLS_SIMD_AVX2_BYTES, entries(avx2_instances), entries(avx2_blocked)},
+    {"avx512", TDLS_SIMD_AVX512_BYTES, entries(avx512_instances), entries(avx512_blocked)},
 };
 constexpr CpuFamily all_families[] = {CpuFamily::Scalar, CpuFamily::SimdGeneric, CpuFamily::SimdAvx2,
                                       CpuFamily::SimdAvx512};
@@ -146,7 +149,15 @@ CpuFamily choose_family() noexcept {
 
 int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
     const int bytes = traits(family).vector_bytes;
-    return bytes == 0 ? 1 : bytes / (dtype == TDLS_FLOAT32 ? 4 : 8);
+    return bytes == 0 ? 1 : bytes / kernels::element_bytes(dtype);
+}
+
+/// Whether the family has kernels of the type (the SIMD families take the
+/// types of TDLS_SIMD_TYPES, the scalar family those of TDLS_CPU_TYPES).
+bool takes(CpuFamily family, tdls_dtype_t dtype) noexcept {
+    for (const CpuInstance& instance : traits(family).instances)
+        if (instance.dtype == dtype) return true;
+    return false;
 }
 
 } // namespace
@@ -189,11 +200,13 @@ CpuFamily cpu_family() noexcept {
 
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
                                    CpuFamily family) noexcept {
+    if (n > TDLS_MAX_ORDER) return {};
+    // A type the family has no kernels of goes to the one-system-per-thread kernel.
+    if (!takes(family, dtype)) family = CpuFamily::Scalar;
     if (n > kernels::cpu::simd::max_order) {
-        if (n > TDLS_MAX_ORDER) return {};
         // One system per thread: the family's blocked kernel, or the scalar cooperative one.
-        const kernels::cpu::RangeKernel blocked = traits(family).blocked[dtype == TDLS_FLOAT64][row_major];
-        if (blocked != nullptr) return {blocked, 1};
+        for (const BlockedInstance& blocked : traits(family).blocked)
+            if (blocked.dtype == dtype && blocked.row_major == row_major) return {blocked.kernel, 1};
         family = CpuFamily::Scalar;
     }
     kernels::cpu::RangeKernel dynamic = nullptr;

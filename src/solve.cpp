@@ -9,7 +9,7 @@
 #include "backends/plugin/gpu_backend.hpp"
 #include "handle.hpp"
 #include "placement.hpp"
-#include "plan.hpp"
+#include "common/plan.hpp"
 #include "registry.hpp"
 #include "status.hpp"
 #include "validate.hpp"

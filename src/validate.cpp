@@ -3,7 +3,10 @@
 
 #include <cstdint>
 
+#include <tdls/generated/instances.hpp>
+
 #include "common/pivots.hpp"
+#include "common/scalar_type.hpp"
 #include "status.hpp"
 
 namespace tdls::runtime {
@@ -58,21 +61,18 @@ bool addressable(Checked elements, std::int64_t size) noexcept {
     return (elements * size).fits();
 }
 
-std::int64_t element_size(tdls_dtype_t dtype) noexcept {
-    return dtype == TDLS_FLOAT32 ? 4 : 8;
+/// Whether this build compiled kernels of the type (kernels/instances.cmake).
+bool built(tdls_dtype_t dtype) noexcept {
+#define TDLS_IS_BUILT_TYPE(T) dtype == kernels::dtype_of<T> ||
+    return TDLS_INSTANCE_TYPES(TDLS_IS_BUILT_TYPE) false;
+#undef TDLS_IS_BUILT_TYPE
 }
 
 void check_dtype(const char* function, tdls_dtype_t dtype) {
-    switch (dtype) {
-    case TDLS_FLOAT32:
-    case TDLS_FLOAT64:
-        return;
-    case TDLS_COMPLEX64:
-    case TDLS_COMPLEX128:
-        fail(TDLS_ERROR_NOT_SUPPORTED, function, "dtype (", int(dtype),
-             ", complex) is not supported by this build; TDLS_FLOAT32 and TDLS_FLOAT64 are");
-    }
-    fail(TDLS_ERROR_INVALID_VALUE, function, "dtype (", int(dtype), ") is not a tdls_dtype_t");
+    const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
+    if (info == nullptr) fail(TDLS_ERROR_INVALID_VALUE, function, "dtype (", int(dtype), ") is not a tdls_dtype_t");
+    if (!built(dtype))
+        fail(TDLS_ERROR_NOT_SUPPORTED, function, "dtype (TDLS_", info->name, ") is not supported by this build");
 }
 
 void check_layout(const char* function, tdls_layout_t layout) {
@@ -248,7 +248,7 @@ void validate(const char* function, tdls_dtype_t dtype, tdls_layout_t layout, co
     check_signs(function, ops, has_b);
     check_leading_dimensions(function, ops, has_b);
     check_strides(function, ops, has_b);
-    check_footprints(function, call, element_size(dtype), has_b);
+    check_footprints(function, call, kernels::element_bytes(dtype), has_b);
     check_pointers(function, call, has_b, host_readable);
     check_order_supported(function, ops);
     if (call.operation == Operation::Getrs && ops.n > 0 && host_readable) check_pivot_values(function, ops);

@@ -12,6 +12,7 @@
 
 #include <tdls/generated/instances.hpp>
 
+#include "common/scalar_type.hpp"
 #include "cpu/simd/isa.hpp"
 #include "registry.hpp"
 
@@ -107,13 +108,8 @@ struct Listed {
     tdls::kernels::cpu::RangeKernel kernel;
 };
 
-template <typename T>
-constexpr tdls_dtype_t dtype_of() {
-    return sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
-}
-
 #define TDLS_TEST_LISTED(ISA, T, N, ROW_MAJOR)                                                               \
-    Listed{dtype_of<T>(), ROW_MAJOR, N, &tdls::kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
+    Listed{tdls::kernels::dtype_of<T>, ROW_MAJOR, N, &tdls::kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
 #define TDLS_TEST_GENERIC(T, N, ROW_MAJOR) TDLS_TEST_LISTED(generic, T, N, ROW_MAJOR)
 #define TDLS_TEST_AVX2(T, N, ROW_MAJOR) TDLS_TEST_LISTED(avx2, T, N, ROW_MAJOR)
 #define TDLS_TEST_AVX512(T, N, ROW_MAJOR) TDLS_TEST_LISTED(avx512, T, N, ROW_MAJOR)

@@ -24,6 +24,7 @@
 
 #include <tdls/tdls.h>
 
+#include "common/scalar_type.hpp"
 #include "device_sets.hpp"
 #include "gpu/block_driver.hpp"
 #include "gpu/once_per_device.hpp"
@@ -125,8 +126,7 @@ struct Batch {
     std::vector<std::int32_t*> ipiv_ptrs;
 };
 
-template <typename T>
-constexpr tdls_dtype_t dtype_of = sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
+using tdls::kernels::dtype_of;
 
 /// The operation through the library's CPU backend.
 template <typename T>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "common/scalar_type.hpp"
 #include "queue.hpp"
 
 namespace tdls::magma {
@@ -20,11 +21,6 @@ namespace {
 
 constexpr bool pivots_pass_through = std::is_same_v<magma_int_t, std::int32_t>;
 
-template <typename T>
-constexpr tdls_dtype_t dtype_of() {
-    return std::is_same_v<T, float> ? TDLS_FLOAT32 : TDLS_FLOAT64;
-}
-
 /// Host arrays, checked: the CPU backend through the default context.
 template <typename T>
 magma_int_t solve_on_host(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ldda, magma_int_t** ipiv, T** B,
@@ -32,7 +28,7 @@ magma_int_t solve_on_host(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ld
     void* const* A_array = reinterpret_cast<void* const*>(A);
     void* const* B_array = reinterpret_cast<void* const*>(B);
     if constexpr (pivots_pass_through) {
-        return code_of(tdls_batched_gesv_ptr(nullptr, dtype_of<T>(), TDLS_COL_MAJOR, n, nrhs, A_array, ldda,
+        return code_of(tdls_batched_gesv_ptr(nullptr, kernels::dtype_of<T>, TDLS_COL_MAJOR, n, nrhs, A_array, ldda,
                                              reinterpret_cast<std::int32_t* const*>(ipiv), B_array, lddb,
                                              reinterpret_cast<std::int32_t*>(info), batch));
     } else {
@@ -52,7 +48,7 @@ magma_int_t solve_on_host(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ld
         for (std::size_t s = 0; s < pivot_array.size(); ++s)
             pivot_array[s] = pivots.data() + s * std::size_t(n);
         const tdls_status_t status = tdls_batched_gesv_ptr(
-            nullptr, dtype_of<T>(), TDLS_COL_MAJOR, n, nrhs, A_array, ldda,
+            nullptr, kernels::dtype_of<T>, TDLS_COL_MAJOR, n, nrhs, A_array, ldda,
             ipiv != nullptr ? pivot_array.data() : nullptr, B_array, lddb, verdicts.data(), batch);
         if (status != TDLS_SUCCESS) return code_of(status);
         for (magma_int_t s = 0; s < batch; ++s) {
@@ -82,7 +78,7 @@ magma_int_t solve_on_queue(magma_int_t n, magma_int_t nrhs, T** A, magma_int_t l
     if constexpr (pivots_pass_through) {
         if (status == TDLS_SUCCESS)
             status = tdls_batched_gesv_ptr(
-                handle, dtype_of<T>(), TDLS_COL_MAJOR, n, nrhs, reinterpret_cast<void* const*>(A), ldda,
+                handle, kernels::dtype_of<T>, TDLS_COL_MAJOR, n, nrhs, reinterpret_cast<void* const*>(A), ldda,
                 reinterpret_cast<std::int32_t* const*>(ipiv), reinterpret_cast<void* const*>(B), lddb,
                 reinterpret_cast<std::int32_t*>(info), batch);
     } else {

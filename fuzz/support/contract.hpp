@@ -50,7 +50,7 @@ inline bool footprints_addressable(const CallShape& c) {
     const auto cap = [&](Wide v) { return v < too_large ? v : too_large; };
     const auto mul = [&](Wide a, Wide b) { return cap(cap(a) * cap(b)); };
     const auto fits = [&](Wide elements, Wide bytes) { return mul(elements, bytes) < too_large; };
-    const Wide size = c.dtype == TDLS_FLOAT32 ? 4 : 8;
+    const Wide size = c.dtype == TDLS_FLOAT32 ? 4 : c.dtype == TDLS_COMPLEX128 ? 16 : 8;
     const Wide n = c.n, last = c.batch - 1;
     const bool uses_b = c.has_b() && c.nrhs > 0;
     bool ok = true;
@@ -83,9 +83,8 @@ struct Expected {
 inline Expected expected_status(const CallShape& c) {
     const auto fails = [](Stage stage, tdls_status_t status) { return Expected{stage, status}; };
     if (!c.handle_live) return fails(Stage::Handle, TDLS_ERROR_INVALID_HANDLE);
-    if (c.dtype == TDLS_COMPLEX64 || c.dtype == TDLS_COMPLEX128)
-        return fails(Stage::Dtype, TDLS_ERROR_NOT_SUPPORTED);
-    if (c.dtype != TDLS_FLOAT32 && c.dtype != TDLS_FLOAT64)
+    if (c.dtype != TDLS_FLOAT32 && c.dtype != TDLS_FLOAT64 && c.dtype != TDLS_COMPLEX64 &&
+        c.dtype != TDLS_COMPLEX128)
         return fails(Stage::Dtype, TDLS_ERROR_INVALID_VALUE);
     if (c.layout != TDLS_COL_MAJOR && c.layout != TDLS_ROW_MAJOR)
         return fails(Stage::Layout, TDLS_ERROR_INVALID_VALUE);

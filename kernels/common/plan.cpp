@@ -9,21 +9,11 @@
 
 #include <tdls/solvers/cooperative_lupp/detail/engine.hpp>
 
+#include "scalar_type.hpp"
+
 namespace tdls::runtime {
 
 namespace {
-
-/// Bytes of one scalar of a dtype the solver handles; 0 for the others.
-int real_element_bytes(tdls_dtype_t dtype) {
-    switch (dtype) {
-    case TDLS_FLOAT32:
-        return 4;
-    case TDLS_FLOAT64:
-        return 8;
-    default:
-        return 0; // complex types and unknown values
-    }
-}
 
 bool known_layout(tdls_layout_t layout) {
     return layout == TDLS_COL_MAJOR || layout == TDLS_ROW_MAJOR;
@@ -106,7 +96,7 @@ DeviceProperties cpu_properties(int threads) {
 Plan make_plan(std::int64_t n, tdls_dtype_t dtype, tdls_layout_t layout, const DeviceProperties& device) {
     // Orders beyond TDLS_MAX_ORDER have no instance, and the int arithmetic below relies on the bound.
     if (n < 1 || n > TDLS_MAX_ORDER) return unsupported();
-    const int element_bytes = real_element_bytes(dtype);
+    const int element_bytes = kernels::element_bytes(dtype);
     if (element_bytes == 0) return unsupported();
     // Instances exist per layout, so an unknown layout has none.
     if (!known_layout(layout)) return unsupported();
@@ -145,7 +135,7 @@ Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& dev
 }
 
 BlockPlan make_block_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device, bool matrix_packed) {
-    const int element_bytes = real_element_bytes(dtype);
+    const int element_bytes = kernels::element_bytes(dtype);
     if (n < 1 || n > TDLS_MAX_ORDER || element_bytes == 0 || device.vendor == Vendor::Cpu) return BlockPlan{};
     // One row per thread: the whole block is the group.
     if (n > device.max_threads_per_block) return BlockPlan{};

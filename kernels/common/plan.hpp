@@ -52,7 +52,7 @@ struct Plan {
     int block_size;                   ///< threads of one block, a multiple of warp_size
     int workspace_elements;           ///< workspace of one system, in elements (physical interchanges)
     std::int64_t shared_memory_bytes; ///< shared memory of one block; 0 on the CPU
-    int element_bytes;                ///< bytes of one scalar: 4 (float) or 8 (double)
+    int element_bytes;                ///< bytes of one scalar (kernels::element_bytes: 4, 8 or 16)
     int warp_size;                    ///< lanes of a warp of the device; 1 on the CPU
 
     friend constexpr bool operator==(const Plan&, const Plan&) = default;
@@ -212,7 +212,7 @@ struct BlockPlan {
     std::int64_t order_offset_bytes;  ///< offset of the pivot order in shared memory
     std::int64_t matrix_offset_bytes; ///< offset of the packed matrix (MatrixPlace::Shared)
     std::int64_t shared_memory_bytes; ///< dynamic shared memory of one block
-    int element_bytes;                ///< 4 or 8
+    int element_bytes;                ///< bytes of one scalar: 4, 8 or 16
 
     friend constexpr bool operator==(const BlockPlan&, const BlockPlan&) = default;
 };

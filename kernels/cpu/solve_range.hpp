@@ -15,7 +15,7 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     const BatchOperands& ops = call.operands;
     const int n = static_cast<int>(ops.n);
     typename Solver::Scratch scratch(n);
-    const T tau = static_cast<T>(call.pivot_threshold);
+    const real_type_t<T> tau = static_cast<real_type_t<T>>(call.pivot_threshold);
     for (std::int64_t s = begin; s < end; ++s) {
         const SystemView<T> view = view_of<T>(ops, s);
         switch (call.operation) {

@@ -67,7 +67,7 @@ struct SystemSolver {
 
     /// Factors the system and solves its nrhs right-hand sides (none: factor
     /// only). Returns LAPACK's info.
-    static int gesv(const SystemView<T>& v, int n, std::int64_t nrhs, T tau, Scratch& scratch) {
+    static int gesv(const SystemView<T>& v, int n, std::int64_t nrhs, real_type_t<T> tau, Scratch& scratch) {
         const Matrix m = load_matrix(v, n, scratch);
         const int info = factor_and_solve(m, v, n, nrhs, tau, scratch);
         store_matrix(m, v, n);
@@ -79,7 +79,7 @@ struct SystemSolver {
 
     /// gesv's X and info with the caller's A only read: the same arithmetic
     /// on a packed copy (hence bitwise gesv's X), which is then dropped.
-    static int solve(const SystemView<T>& v, int n, std::int64_t nrhs, T tau, Scratch& scratch) {
+    static int solve(const SystemView<T>& v, int n, std::int64_t nrhs, real_type_t<T> tau, Scratch& scratch) {
         const Matrix m = load_matrix(v, n, scratch, true);
         return factor_and_solve(m, v, n, nrhs, tau, scratch);
     }
@@ -98,7 +98,7 @@ struct SystemSolver {
   private:
     /// Factors m (the order of its rows into scratch.order()) and solves the
     /// nrhs columns of v's B (none: factor only); returns LAPACK's info.
-    static int factor_and_solve(const Matrix& m, const SystemView<T>& v, int n, std::int64_t nrhs, T tau,
+    static int factor_and_solve(const Matrix& m, const SystemView<T>& v, int n, std::int64_t nrhs, real_type_t<T> tau,
                                 Scratch& scratch) {
         AloneInGroup sync;
         int info;

@@ -1,4 +1,4 @@
-// libtdls: a GPU's properties as the plan reads them (src/plan.hpp), from the
+// libtdls: a GPU's properties as the plan reads them (kernels/common/plan.hpp), from the
 // runtime's device description. One conversion for the plugins
 // (src/backends/gpu/device_info.cu) and for the device suite, which predicts
 // from the same plan which of its cases the plugin refuses by design.
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gpu_runtime.hpp"
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls::gpu_runtime {
 

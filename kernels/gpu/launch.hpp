@@ -8,7 +8,7 @@
 
 #include "../common/batch_call.hpp"
 #include "../common/pivots.hpp"
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 /// Loops over a compile-time range that the GPU compilers must unroll, so that
 /// register rows are indexed by constants; the host compiler decides itself.

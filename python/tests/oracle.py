@@ -14,9 +14,15 @@ def numpy_solve(a, b):
     return np.linalg.solve(a, b)
 
 
+def wide(*arrays):
+    """float64, or complex128 when any of the arrays is complex: what the checks compute in."""
+    return np.complex128 if any(np.iscomplexobj(v) for v in arrays) else np.float64
+
+
 def backward_errors(a, b, x):
-    """Per system: ||b - a x|| / (||a|| ||x|| + ||b||) in the infinity norm, in float64."""
-    a64, b64, x64 = (np.asarray(v, dtype=np.float64) for v in (a, b, x))
+    """Per system: ||b - a x|| / (||a|| ||x|| + ||b||) in the infinity norm, in float64 (complex128)."""
+    w = wide(a, b, x)
+    a64, b64, x64 = (np.asarray(v, dtype=w) for v in (a, b, x))
     if is_vector_rhs(a.shape, b.shape):
         b64, x64 = b64[..., None], x64[..., None]
     r = b64 - a64 @ x64
@@ -35,7 +41,8 @@ def assert_solves(a, b, x, dtype):
     errors = backward_errors(a, b, x)
     worst = float(np.max(errors)) if errors.size else 0.0
     assert worst <= 8 * max(n, 1) * eps, f"backward error {worst:.3g} > 8 n eps ({8 * max(n, 1) * eps:.3g})"
-    expected = numpy_solve(a.astype(np.float64), b.astype(np.float64))
+    w = wide(a, b)
+    expected = numpy_solve(a.astype(w), b.astype(w))
     assert x.shape == expected.shape
     if x.size == 0:
         return
@@ -43,12 +50,15 @@ def assert_solves(a, b, x, dtype):
         x, expected = x[..., None], expected[..., None]
     size = np.maximum(np.max(np.abs(expected), axis=(-2, -1)), np.finfo(np.float64).tiny)
     deviation = np.max(np.abs(x - expected), axis=(-2, -1)) / size
-    cond = np.linalg.cond(a.astype(np.float64)) if n > 0 else np.ones(a.shape[:-2])
+    cond = np.linalg.cond(a.astype(w)) if n > 0 else np.ones(a.shape[:-2])
     bound = 64 * max(n, 1) * eps * cond
     worst = np.max(deviation / np.broadcast_to(bound, deviation.shape))
     assert worst <= 1.0, f"deviation from numpy.linalg.solve {worst:.3g} x the bound 64 n eps cond(a)"
 
 
 def random_matrices(rng, shape, dtype):
-    """Gaussian matrices: partial pivoting interchanges rows in almost every column."""
+    """Gaussian matrices (both parts, for a complex dtype): partial pivoting
+    interchanges rows in almost every column."""
+    if np.issubdtype(np.dtype(dtype), np.complexfloating):
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
     return rng.standard_normal(shape).astype(dtype)

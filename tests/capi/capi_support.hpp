@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -27,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/scalar_type.hpp"
 #include "matrices.hpp"
 #include "norms.hpp"
 
@@ -38,13 +40,25 @@ namespace capi_test {
 
 template <typename T>
 constexpr tdls_dtype_t dtype_of() {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
-    return std::is_same_v<T, float> ? TDLS_FLOAT32 : TDLS_FLOAT64;
+    return tdls::kernels::dtype_of<T>;
 }
 
 template <typename T>
 const char* type_name() {
-    return std::is_same_v<T, float> ? "float" : "double";
+    return tdls::kernels::ScalarTraits<T>::info.name;
+}
+
+/// The real type under T, and the type the checks compute in (long double,
+/// or std::complex of it).
+template <typename T>
+using real_of = tdls::real_type_t<T>;
+template <typename T>
+using wide_of = tdls::check::check_wide_t<T>;
+
+/// LAPACK's magnitude (|x|, or |re| + |im| for a complex x), in long double.
+template <typename T>
+long double mag(T x) {
+    return tdls::magnitude(wide_of<T>(x));
 }
 
 inline const char* layout_name(tdls_layout_t layout) {
@@ -58,7 +72,10 @@ inline constexpr tdls_layout_t both_layouts[] = {TDLS_COL_MAJOR, TDLS_ROW_MAJOR}
 template <typename T>
 T sentinel() {
     T value;
-    if constexpr (std::is_same_v<T, float>) {
+    if constexpr (tdls::is_complex_scalar_v<T>) {
+        const real_of<T> part = sentinel<real_of<T>>();
+        value = T(part, part);
+    } else if constexpr (std::is_same_v<T, float>) {
         const std::uint32_t bits = 0x7FC0BEEFu;
         std::memcpy(&value, &bits, sizeof value);
     } else {
@@ -649,6 +666,53 @@ Outcome<T> run_getrs(tdls_handle_t handle, const SystemSet<T>& set,
 
 // ---- LAPACK, the oracle ------------------------------------------------------
 
+// Complex LAPACKE: std::complex is layout-compatible with its complex types.
+inline lapack_complex_float* lapack_ptr(std::complex<float>* p) {
+    return reinterpret_cast<lapack_complex_float*>(p);
+}
+inline lapack_complex_double* lapack_ptr(std::complex<double>* p) {
+    return reinterpret_cast<lapack_complex_double*>(p);
+}
+inline const lapack_complex_float* lapack_ptr(const std::complex<float>* p) {
+    return reinterpret_cast<const lapack_complex_float*>(p);
+}
+inline const lapack_complex_double* lapack_ptr(const std::complex<double>* p) {
+    return reinterpret_cast<const lapack_complex_double*>(p);
+}
+inline lapack_int lapack_getrf(int n, std::complex<float>* a, lapack_int* ipiv) {
+    return LAPACKE_cgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
+}
+inline lapack_int lapack_getrf(int n, std::complex<double>* a, lapack_int* ipiv) {
+    return LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
+}
+inline lapack_int lapack_gesv(int n, int nrhs, std::complex<float>* a, lapack_int* ipiv, std::complex<float>* b) {
+    return LAPACKE_cgesv(LAPACK_COL_MAJOR, n, nrhs, lapack_ptr(a), n, ipiv, lapack_ptr(b), n);
+}
+inline lapack_int lapack_gesv(int n, int nrhs, std::complex<double>* a, lapack_int* ipiv,
+                              std::complex<double>* b) {
+    return LAPACKE_zgesv(LAPACK_COL_MAJOR, n, nrhs, lapack_ptr(a), n, ipiv, lapack_ptr(b), n);
+}
+/// transpose: A = S^T, the plain transpose (not the conjugate one) for complex.
+inline lapack_int lapack_getrs(bool transpose, int n, int nrhs, const std::complex<float>* lu,
+                               const lapack_int* ipiv, std::complex<float>* b) {
+    return LAPACKE_cgetrs(LAPACK_COL_MAJOR, transpose ? 'T' : 'N', n, nrhs, lapack_ptr(lu), n, ipiv,
+                          lapack_ptr(b), n);
+}
+inline lapack_int lapack_getrs(bool transpose, int n, int nrhs, const std::complex<double>* lu,
+                               const lapack_int* ipiv, std::complex<double>* b) {
+    return LAPACKE_zgetrs(LAPACK_COL_MAJOR, transpose ? 'T' : 'N', n, nrhs, lapack_ptr(lu), n, ipiv,
+                          lapack_ptr(b), n);
+}
+inline double lapack_rcond(bool transpose, int n, const std::complex<float>* lu, float norm) {
+    float rcond = 0;
+    LAPACKE_cgecon(LAPACK_COL_MAJOR, transpose ? 'I' : '1', n, lapack_ptr(lu), n, norm, &rcond);
+    return rcond;
+}
+inline double lapack_rcond(bool transpose, int n, const std::complex<double>* lu, double norm) {
+    double rcond = 0;
+    LAPACKE_zgecon(LAPACK_COL_MAJOR, transpose ? 'I' : '1', n, lapack_ptr(lu), n, norm, &rcond);
+    return rcond;
+}
 inline lapack_int lapack_getrf(int n, float* a, lapack_int* ipiv) {
     return LAPACKE_sgetrf(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
 }
@@ -759,19 +823,17 @@ double solution_ratio(const std::vector<T>& S, int n, tdls_layout_t layout, cons
 /// multiplier is an updated entry divided by the pivot. Infinite on NaN.
 template <typename T>
 double factor_ratio(const std::vector<T>& F, const std::vector<T>& G, const std::vector<T>& S, int n) {
-    const long double unit = (long double)n * std::numeric_limits<T>::epsilon();
+    const long double unit = (long double)n * std::numeric_limits<real_of<T>>::epsilon();
     double worst = 0;
     for (int j = 0; j < n; ++j) {
         long double scale = 0;
-        for (int i = 0; i < n; ++i)
-            scale = std::max(scale, (long double)std::fabs(S[std::size_t(j) * n + i]));
-        for (int i = 0; i <= j; ++i)
-            scale = std::max(scale, (long double)std::fabs(G[std::size_t(j) * n + i]));
-        const long double pivot = std::fabs(G[std::size_t(j) * n + j]);
+        for (int i = 0; i < n; ++i) scale = std::max(scale, mag(S[std::size_t(j) * n + i]));
+        for (int i = 0; i <= j; ++i) scale = std::max(scale, mag(G[std::size_t(j) * n + i]));
+        const long double pivot = mag(G[std::size_t(j) * n + j]);
         const long double l_scale = pivot > 0 ? std::max(1.0L, scale / pivot) : std::max(1.0L, scale);
         for (int i = 0; i < n; ++i) {
             const std::size_t e = std::size_t(j) * n + i;
-            const long double d = std::fabs((long double)F[e] - (long double)G[e]);
+            const long double d = tdls::magnitude(wide_of<T>(F[e]) - wide_of<T>(G[e]));
             if (std::isnan((double)d)) return INFINITY;
             if (d == 0) continue;
             const long double s = i <= j ? scale : l_scale;
@@ -792,12 +854,12 @@ template <typename T>
 double solution_distance(const std::vector<T>& x, const std::vector<T>& y, int n, double rcond) {
     long double d = 0, norm = 0;
     for (std::size_t e = 0; e < x.size(); ++e) {
-        d = std::max(d, std::fabs((long double)x[e] - (long double)y[e]));
-        norm = std::max(norm, std::fabs((long double)y[e]));
+        d = std::max(d, tdls::magnitude(wide_of<T>(x[e]) - wide_of<T>(y[e])));
+        norm = std::max(norm, mag(y[e]));
     }
     if (std::isnan((double)d)) return INFINITY;
     if (d == 0) return 0;
-    const long double unit = (long double)n * std::numeric_limits<T>::epsilon() / rcond;
+    const long double unit = (long double)n * std::numeric_limits<real_of<T>>::epsilon() / rcond;
     return norm > 0 ? double(d / norm / unit) : INFINITY;
 }
 inline constexpr double solution_distance_bound = 30.0;
@@ -808,12 +870,12 @@ template <typename T>
 double system_rcond(const std::vector<T>& S, const std::vector<T>& lu, int n, tdls_layout_t layout) {
     // cond_1(S^T) = cond_inf(S): gecon on S's factors with the matching norm of S.
     const bool transpose = layout == TDLS_ROW_MAJOR;
-    T norm = 0;
+    // LAPACK's complex norms (zlange) add moduli.
+    real_of<T> norm = 0;
     for (int outer = 0; outer < n; ++outer) {
-        T sum = 0;
+        real_of<T> sum = 0;
         for (int inner = 0; inner < n; ++inner)
-            sum +=
-                std::fabs(transpose ? S[std::size_t(inner) * n + outer] : S[std::size_t(outer) * n + inner]);
+            sum += std::abs(transpose ? S[std::size_t(inner) * n + outer] : S[std::size_t(outer) * n + inner]);
         norm = std::max(norm, sum);
     }
     return lapack_rcond(transpose, n, lu.data(), norm);
@@ -821,7 +883,12 @@ double system_rcond(const std::vector<T>& S, const std::vector<T>& lu, int n, td
 
 template <typename T>
 bool all_finite(const std::vector<T>& v) {
-    return std::all_of(v.begin(), v.end(), [](T e) { return std::isfinite(e); });
+    return std::all_of(v.begin(), v.end(), [](T e) {
+        if constexpr (tdls::is_complex_scalar_v<T>)
+            return std::isfinite(e.real()) && std::isfinite(e.imag());
+        else
+            return std::isfinite(e);
+    });
 }
 
 /// A copy of v with its largest-magnitude entry moved by `relative` times its
@@ -831,21 +898,31 @@ template <typename T>
 std::vector<T> perturbed(std::vector<T> v, double relative) {
     std::size_t at = 0;
     for (std::size_t e = 0; e < v.size(); ++e)
-        if (std::fabs(v[e]) > std::fabs(v[at])) at = e;
-    const T magnitude = std::max(std::fabs(v[at]), std::numeric_limits<T>::min());
-    v[at] = T(v[at] + T(relative) * magnitude);
+        if (mag(v[e]) > mag(v[at])) at = e;
+    const real_of<T> magnitude = std::max(real_of<T>(mag(v[at])), std::numeric_limits<real_of<T>>::min());
+    v[at] = T(v[at] + T(real_of<T>(relative) * magnitude));
     return v;
 }
 
 /// v with bit `bit` of its representation flipped: the smallest wrong answer.
 template <typename T>
 T with_bit_flipped(T v, int bit) {
-    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    // A complex number: a bit of its real part.
+    using Bits = std::conditional_t<sizeof(real_of<T>) == 4, std::uint32_t, std::uint64_t>;
     Bits bits;
-    std::memcpy(&bits, &v, sizeof bits);
+    std::memcpy(&bits, static_cast<const void*>(&v), sizeof bits);
     bits ^= Bits(1) << bit;
-    std::memcpy(&v, &bits, sizeof bits);
+    std::memcpy(static_cast<void*>(&v), &bits, sizeof bits);
     return v;
+}
+
+/// The next representable value above v (in the real part of a complex v).
+template <typename T>
+T next_up(T v) {
+    if constexpr (tdls::is_complex_scalar_v<T>)
+        return T(std::nextafter(v.real(), real_of<T>(10)), v.imag());
+    else
+        return std::nextafter(v, T(10));
 }
 
 /// A copy of ipiv with one entry changed to another valid pivot (n >= 2).

@@ -208,7 +208,7 @@ void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t la
     {
         const std::size_t s = std::size_t(first_checked);
         const Oracle<T> lapack = lapack_oracle(set.A[s], n, set.B[s], nrhs, layout);
-        constexpr double eps = std::numeric_limits<T>::epsilon();
+        constexpr double eps = std::numeric_limits<real_of<T>>::epsilon();
         if (n >= 2) {
             CHECK_FALSE(same_bits(corrupted_pivots(reference.ipiv[s]), lapack.ipiv));
             ++tally.controls;
@@ -223,7 +223,7 @@ void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t la
             ++tally.controls;
         }
         Outcome<T> flipped = reference;
-        flipped.A[s][0] = std::nextafter(flipped.A[s][0], T(10));
+        flipped.A[s][0] = next_up(flipped.A[s][0]);
         CHECK_FALSE(same_outcome(flipped, reference));
         ++tally.controls;
         // The solve's check: the outcome a correct solve leaves passes it;
@@ -252,7 +252,7 @@ void check_configuration(tdls_handle_t handle, int n, int nrhs, tdls_layout_t la
         if (nrhs > 0) {
             const std::size_t t = std::size_t(first_singular);
             std::vector<T> touched = reference.B[t];
-            touched.back() = std::nextafter(touched.back(), T(10));
+            touched.back() = next_up(touched.back());
             CHECK_FALSE(same_bits(touched, set.B[t]));
             ++tally.controls;
         }
@@ -379,7 +379,7 @@ TEST_CASE("the solve's checks catch a written A, guard or pointer array and one 
         CHECK(why.find(expected) != std::string::npos);
         ++controls;
     };
-    const auto bump = [](T& e) { e = std::nextafter(e, T(10)); };
+    const auto bump = [](T& e) { e = next_up(e); };
     const std::int64_t last = batch - 1;
     // Strided: one element of the last system's A, the lda padding of
     // another, one bit of system 0's X, info past the batch.
@@ -462,7 +462,8 @@ TEST_CASE("the solve's checks catch a written A, guard or pointer array and one 
     REQUIRE(controls == 10);
 }
 
-TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[gesv][static]", float, double) {
+TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[gesv][static]", float, double,
+                   tdls::complex_float, tdls::complex_double) {
     std::vector<int> orders;
     for (int n = 1; n <= 16; ++n) orders.push_back(n);
     Tally tally;
@@ -479,7 +480,7 @@ TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[ges
 }
 
 TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[gesv][dynamic]", float,
-                   double) {
+                   double, tdls::complex_float, tdls::complex_double) {
     Tally tally;
     check_orders<TestType>({17, 20, 31, 32, 33, 48, 64}, {0, 1, 2, 3, 4}, true, 1, tally);
     REQUIRE(tally.systems >= 2 * 7 * 5 * 11);
@@ -653,7 +654,7 @@ TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 1000
                                      solves);
             // Negative control: one bit of the last system differs.
             Outcome<T> flipped = out;
-            flipped.B.back()[0] = std::nextafter(flipped.B.back()[0], T(10));
+            flipped.B.back()[0] = next_up(flipped.B.back()[0]);
             CHECK_FALSE(same_outcome(flipped, by_default));
             ++controls;
         }

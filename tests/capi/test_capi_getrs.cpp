@@ -37,7 +37,8 @@ std::vector<int> nrhs_values(int n) {
 
 } // namespace
 
-TEMPLATE_TEST_CASE("getrf then getrs is gesv, bit for bit", "[getrs]", float, double) {
+TEMPLATE_TEST_CASE("getrf then getrs is gesv, bit for bit", "[getrs]", float, double, tdls::complex_float,
+                   tdls::complex_double) {
     using T = TestType;
     int factored = 0, solved = 0, singular = 0, controls = 0, without_pivots = 0;
     const std::vector<int> ns = orders();
@@ -100,7 +101,7 @@ TEMPLATE_TEST_CASE("getrf then getrs is gesv, bit for bit", "[getrs]", float, do
                 // Negative control: one bit away from gesv's answer is not gesv's answer.
                 REQUIRE(first_regular >= 0);
                 std::vector<T> flipped = getrs.B[first_regular];
-                flipped[0] = std::nextafter(flipped[0], T(10));
+                flipped[0] = next_up(flipped[0]);
                 CHECK_FALSE(same_bits(flipped, gesv.B[first_regular]));
                 ++controls;
             }
@@ -112,9 +113,10 @@ TEMPLATE_TEST_CASE("getrf then getrs is gesv, bit for bit", "[getrs]", float, do
     REQUIRE(controls >= configurations);
 }
 
-TEMPLATE_TEST_CASE("getrs on LAPACKE_?getrf's factors", "[getrs][lapack]", float, double) {
+TEMPLATE_TEST_CASE("getrs on LAPACKE_?getrf's factors", "[getrs][lapack]", float, double, tdls::complex_float,
+                   tdls::complex_double) {
     using T = TestType;
-    constexpr T eps = std::numeric_limits<T>::epsilon();
+    constexpr real_of<T> eps = std::numeric_limits<real_of<T>>::epsilon();
     int solved = 0, controls = 0;
     const std::vector<Kind> kinds = {Kind::Uniform, Kind::PivotHeavy, Kind::IllConditioned, Kind::Uniform,
                                      Kind::IllConditioned};

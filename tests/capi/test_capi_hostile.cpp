@@ -66,17 +66,28 @@ bool solvable(Hostile k) {
     return k == Hostile::Regular || k == Hostile::Huge || k == Hostile::Tiny || k == Hostile::NearlySingular;
 }
 
+// Scales are real: a complex system is scaled in both parts.
 template <typename T>
-T power_of_two(int exponent) {
-    return std::ldexp(T(1), exponent);
+real_of<T> power_of_two(int exponent) {
+    return std::ldexp(real_of<T>(1), exponent);
 }
 template <typename T>
-T huge_scale() {
-    return power_of_two<T>(std::numeric_limits<T>::max_exponent - 16);
+real_of<T> huge_scale() {
+    return power_of_two<T>(std::numeric_limits<real_of<T>>::max_exponent - 16);
 }
 template <typename T>
-T tiny_scale() {
-    return power_of_two<T>(std::numeric_limits<T>::min_exponent + 16);
+real_of<T> tiny_scale() {
+    return power_of_two<T>(std::numeric_limits<real_of<T>>::min_exponent + 16);
+}
+
+/// A special real value v as an entry: for a complex T, in the real or the
+/// imaginary part (chosen by `which`), the other part a regular number.
+template <typename T>
+T special(real_of<T> v, std::uint64_t which, real_of<T> other = real_of<T>(0.5)) {
+    if constexpr (tdls::is_complex_scalar_v<T>)
+        return which % 2 ? T(other, v) : T(v, other);
+    else
+        return v;
 }
 
 /// The stored matrix S (packed column-major) and B of one system.
@@ -85,7 +96,9 @@ void make_system(Hostile kind, int n, int nrhs, std::uint64_t seed, std::vector<
     S = make_stored_matrix<T>(Kind::Uniform, n, seed);
     B = tdls_test::random_vector<T>(n * nrhs, seed ^ 0x9e3779b9u);
     const std::size_t somewhere = seed % (std::size_t(n) * n);
-    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    using R = real_of<T>;
+    const R nan_value = std::numeric_limits<R>::quiet_NaN(), inf = std::numeric_limits<R>::infinity();
+    const T nan = special<T>(nan_value, seed / 3);
     const int middle = n / 2;
     switch (kind) {
     case Hostile::Regular:
@@ -94,7 +107,7 @@ void make_system(Hostile kind, int n, int nrhs, std::uint64_t seed, std::vector<
         S[somewhere] = nan;
         break;
     case Hostile::InfEntry:
-        S[somewhere] = seed % 2 ? inf : -inf;
+        S[somewhere] = special<T>(seed % 2 ? inf : -inf, seed / 2);
         break;
     case Hostile::NanColumn:
         for (int r = 0; r < n; ++r) S[std::size_t(middle) * n + r] = nan;
@@ -106,10 +119,10 @@ void make_system(Hostile kind, int n, int nrhs, std::uint64_t seed, std::vector<
         if (nrhs > 0) B[seed % B.size()] = nan;
         break;
     case Hostile::Subnormal:
-        for (T& e : S) e *= std::numeric_limits<T>::denorm_min() * T(64);
+        for (T& e : S) e *= std::numeric_limits<R>::denorm_min() * R(64);
         break;
     case Hostile::SubnormalColumn:
-        for (int r = 0; r < n; ++r) S[std::size_t(middle) * n + r] *= std::numeric_limits<T>::denorm_min() * T(64);
+        for (int r = 0; r < n; ++r) S[std::size_t(middle) * n + r] *= std::numeric_limits<R>::denorm_min() * R(64);
         break;
     case Hostile::Huge:
         for (T& e : S) e *= huge_scale<T>();
@@ -123,13 +136,13 @@ void make_system(Hostile kind, int n, int nrhs, std::uint64_t seed, std::vector<
         if (n >= 2) {
             for (T& e : S) e = T(0);
             for (int i = 0; i < n; ++i) S[std::size_t(i) * n + i] = T(1);
-            const T M = std::numeric_limits<T>::max() / T(2);
+            const T M = T(std::numeric_limits<R>::max() / R(2));
             S[0] = M;      // (0, 0)
             S[1] = -M;     // (1, 0)
             S[n] = M;      // (0, 1)
             S[n + 1] = M;  // (1, 1): M - (-1) M overflows
         } else {
-            S[0] = std::numeric_limits<T>::max();
+            S[0] = T(std::numeric_limits<R>::max());
         }
         break;
     case Hostile::NearlySingular:
@@ -140,9 +153,9 @@ void make_system(Hostile kind, int n, int nrhs, std::uint64_t seed, std::vector<
         S = make_stored_matrix<T>(Kind::DuplicateRows, n, seed);
         if (n >= 2) {
             T& e = S[std::size_t(n - 1) * n + (2 * n) / 3];
-            e = std::nextafter(e, std::numeric_limits<T>::infinity());
+            e = next_up(e);
         } else {
-            S[0] = std::numeric_limits<T>::min() * T(4);
+            S[0] = T(std::numeric_limits<R>::min() * R(4));
         }
         break;
     case Hostile::ZeroColumn:
@@ -236,7 +249,7 @@ void check_outcome(const Outcome<T>& out, const Outcome<T>& twin, const std::vec
     if (out.status != TDLS_SUCCESS || !out.guards_intact) ++tally.violations;
     for (std::size_t s = 0; s < kinds.size(); ++s) {
         const tdls_test::ReferenceLU<T> ref =
-            tdls_test::reference_factor<T>(set.A[s], n, T(1), std::numeric_limits<T>::min());
+            tdls_test::reference_factor<T>(set.A[s], n, real_of<T>(1), std::numeric_limits<real_of<T>>::min());
         ++tally.systems;
         if (kinds[s] != Hostile::Regular) ++tally.hostile;
         if (out.info[s] != ref.info) {
@@ -397,7 +410,8 @@ TEST_CASE("the hostile checks catch a disturbed neighbour, a written B and a wro
     REQUIRE(controls == 4 + 2 + 4);
 }
 
-TEMPLATE_TEST_CASE("hostile systems among regular ones, static orders 1-16", "[hostile][static]", float, double) {
+TEMPLATE_TEST_CASE("hostile systems among regular ones, static orders 1-16", "[hostile][static]", float, double,
+                   tdls::complex_float, tdls::complex_double) {
     std::vector<int> orders;
     for (int n = 1; n <= 16; ++n) orders.push_back(n);
     Tally tally;
@@ -415,7 +429,7 @@ TEMPLATE_TEST_CASE("hostile systems among regular ones, static orders 1-16", "[h
 }
 
 TEMPLATE_TEST_CASE("hostile systems among regular ones, dynamic orders 17-64", "[hostile][dynamic]", float,
-                   double) {
+                   double, tdls::complex_float, tdls::complex_double) {
     Tally tally;
     const int systems = 3 * hostile_count + 2;
     check_orders<TestType>({17, 31, 33, 64}, systems, tally);

@@ -11,7 +11,7 @@
 
 #include <tdls/tdls.h>
 
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls_device {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls_device {
 

@@ -13,7 +13,7 @@
 
 #include <tdls/tdls.h>
 
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls_device {
 

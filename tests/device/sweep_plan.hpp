@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "geometry.hpp"
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls_device {
 
@@ -31,7 +31,7 @@ std::int64_t expected_case_count(SweepSize size);
 /// design on this device: its order takes the block kernel, whose system
 /// does not fit the block's shared memory, and the in-place fallback needs
 /// the matrix packed (lda = n, or interleaved). Predicted by the library's
-/// own plan (src/plan.cpp) from the device's properties: a refusal the plan
+/// own plan (kernels/common/plan.cpp) from the device's properties: a refusal the plan
 /// does not predict, or a solve where it predicts one, fails the case.
 bool refused_by_design(const Case& c, const tdls::runtime::DeviceProperties& device);
 

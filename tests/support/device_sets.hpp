@@ -22,7 +22,7 @@
 #include <array>
 #include <cstdint>
 
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls_test::devices {
 

@@ -378,7 +378,7 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
 
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
 
-/// The four instances of one ISA's translation unit.
+/// One instance of an ISA's translation unit (blocked_range.cpp).
 #define TDLS_BLOCKED_INSTANTIATE(T, ROW_MAJOR)                                                               \
     template void tdls::kernels::cpu::simd::TDLS_SIMD_ISA::blocked_range<T, ROW_MAJOR>(                      \
         const tdls::kernels::BatchCall&, std::int64_t, std::int64_t);

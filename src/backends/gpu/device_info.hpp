@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "plan.hpp"
+#include "common/plan.hpp"
 
 namespace tdls::gpu_plugin {
 

@@ -14,6 +14,7 @@
 #include <tdls/generated/instances.hpp>
 #include <tdls/tdls.h>
 
+#include "common/scalar_type.hpp"
 #include "device_info.hpp"
 #include "gpu/launchers.hpp"
 
@@ -32,13 +33,8 @@ struct RegisterInstance {
     Launcher launch;
 };
 
-template <typename T>
-constexpr tdls_dtype_t dtype_of() {
-    return sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
-}
-
 #define TDLS_GPU_TABLE_ENTRY(T, N, ROW_MAJOR)                                                                \
-    RegisterInstance{dtype_of<T>(), ROW_MAJOR, N, kernels::gpu::compiled_rows_per_thread<T, N>,               \
+    RegisterInstance{kernels::dtype_of<T>, ROW_MAJOR, N, kernels::gpu::compiled_rows_per_thread<T, N>,               \
                      &kernels::gpu::launch_register<T, N, ROW_MAJOR>},
 #if TDLS_COMPILER_HIP
 constexpr RegisterInstance register_instances[] = {TDLS_GPU_HIP_INSTANCES(TDLS_GPU_TABLE_ENTRY)};
@@ -47,10 +43,23 @@ constexpr RegisterInstance register_instances[] = {TDLS_GPU_CUDA_INSTANCES(TDLS_
 #endif
 #undef TDLS_GPU_TABLE_ENTRY
 
-constexpr Launcher block_launchers[2][2] = {
-    {&kernels::gpu::launch_block<float, false>, &kernels::gpu::launch_block<float, true>},
-    {&kernels::gpu::launch_block<double, false>, &kernels::gpu::launch_block<double, true>},
+/// The block kernel of each type the plugin takes (TDLS_GPU_TYPES) and layout.
+struct BlockInstance {
+    tdls_dtype_t dtype;
+    bool row_major;
+    Launcher launch;
 };
+#define TDLS_GPU_BLOCK_ENTRIES(T)                                                                            \
+    BlockInstance{kernels::dtype_of<T>, false, &kernels::gpu::launch_block<T, false>},                       \
+        BlockInstance{kernels::dtype_of<T>, true, &kernels::gpu::launch_block<T, true>},
+constexpr BlockInstance block_instances[] = {TDLS_GPU_TYPES(TDLS_GPU_BLOCK_ENTRIES)};
+#undef TDLS_GPU_BLOCK_ENTRIES
+
+Launcher block_launcher(tdls_dtype_t dtype, bool row_major) {
+    for (const BlockInstance& i : block_instances)
+        if (i.dtype == dtype && i.row_major == row_major) return i.launch;
+    return nullptr;
+}
 
 /// The register kernel that runs `plan` exactly as the device's plan says, or null.
 Launcher register_launcher(tdls_dtype_t dtype, bool row_major, std::int64_t n, const runtime::Plan& plan) {
@@ -202,6 +211,10 @@ int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) 
 
     const auto dtype = tdls_dtype_t(c.dtype);
     const bool row_major = c.row_major != 0;
+    // Every type has a block kernel here or none at all (the core asks first).
+    if (block_launcher(dtype, row_major) == nullptr)
+        return report(message, size, TDLS_ERROR_NOT_SUPPORTED, "dtype (%d) has no kernels in this plugin",
+                      int(c.dtype));
     const runtime::DeviceProperties& device = info.properties;
     GpuLaunch launch{};
     launch.call = batch_call_of(c);
@@ -228,7 +241,7 @@ int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) 
                           "threads): store the matrices packed (lda = n) or use the CPU backend",
                           (long long)c.n, (long long)c.lda, info.name.c_str(),
                           (long long)device.shared_memory_per_block, device.max_threads_per_block);
-        launcher = block_launchers[dtype == TDLS_FLOAT64 ? 1 : 0][row_major ? 1 : 0];
+        launcher = block_launcher(dtype, row_major);
         grid = runtime::make_block_grid(launch.block_plan, c.batch, device);
         kind = "block";
     }
