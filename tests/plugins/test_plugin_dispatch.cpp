@@ -134,6 +134,21 @@ int main(int argc, char** argv) {
               p.last_call()->dtype == TDLS_FLOAT32 && p.last_call()->row_major == 0,
           "stream, threshold, interleaved block and type reach the plugin");
 
+    // Complex has no GPU kernels yet: the core answers for the plugin, which
+    // is never called, and the device operands stay untouched (the same call
+    // in float reached it above).
+    std::memset(p.arena, 0xA5, 16384);
+    for (const tdls_dtype_t complex_type : {TDLS_COMPLEX64, TDLS_COMPLEX128})
+        check(!reached(
+                  p,
+                  [&] {
+                      return tdls_batched_gesv_interleaved(h, complex_type, TDLS_COL_MAJOR, n, 1, A, ipiv, B, info,
+                                                           70, 32);
+                  },
+                  TDLS_ERROR_NOT_SUPPORTED, "no GPU kernels"),
+              "a complex call on the CUDA handle stops before the plugin");
+    check(std::memcmp(p.arena, untouched, sizeof untouched) == 0, "a refused complex call wrote no device operand");
+
     // Device pointer arrays are not read by the host: NULL entries and all.
     void** A_array = p.at<void*>(20000 & ~7);
     std::memset(A_array, 0, 64);
