@@ -13,7 +13,8 @@
  *   in the calling thread, and leaves every operand exactly as it was.
  * - Arguments are validated in this order, the first failure wins:
  *     1. handle (TDLS_ERROR_INVALID_HANDLE);
- *     2. dtype (an unknown value: INVALID_VALUE; complex: NOT_SUPPORTED);
+ *     2. dtype (an unknown value: INVALID_VALUE; a type this build has no
+ *        kernels of: NOT_SUPPORTED);
  *     3. layout;
  *     4. n < 0, nrhs < 0, batch < 0;
  *     5. lda < n; ldb < n (column-major B) or ldb < nrhs (row-major B);
@@ -106,11 +107,21 @@ typedef enum TDLS_ENUM_BASE {
     TDLS_ERROR_INTERNAL = 7
 } tdls_status_t;
 
+/* The scalar type of every operand but ipiv and info. A complex element is
+ * two consecutive reals, real part first: C99 float _Complex / double
+ * _Complex, C++ std::complex<float> / std::complex<double>, Fortran
+ * complex(4) / complex(8); lda, ldb and the strides count elements, not
+ * reals. Complex pivoting compares LAPACK's |re| + |im| (izamax), so that at
+ * threshold 1 the pivots are cgetrf's / zgetrf's. Complex calls run on the
+ * CPU backend (one system per thread); a GPU backend answers
+ * TDLS_ERROR_NOT_SUPPORTED for them in this release. Row-major A is solved
+ * as A x = b with the plain transpose of the stored matrix, never the
+ * conjugate one. */
 typedef enum TDLS_ENUM_BASE {
     TDLS_FLOAT32 = 0,
     TDLS_FLOAT64 = 1,
-    TDLS_COMPLEX64 = 2,
-    TDLS_COMPLEX128 = 3
+    TDLS_COMPLEX64 = 2,  /* complex float */
+    TDLS_COMPLEX128 = 3  /* complex double */
 } tdls_dtype_t;
 typedef enum TDLS_ENUM_BASE { TDLS_COL_MAJOR = 0, TDLS_ROW_MAJOR = 1 } tdls_layout_t;
 typedef enum TDLS_ENUM_BASE {
