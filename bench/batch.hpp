@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <oneapi/tbb/parallel_for.h>
+#include <tdls/core/math.hpp>
 
 namespace bench {
 
@@ -79,9 +80,24 @@ struct HostBatch {
     }
 };
 
+/// An element whose real part is `real`; a complex one draws its imaginary
+/// part uniform in [-1, 1] next (the real types draw exactly as before).
+template <typename T, typename Rng>
+T entry(double real, std::uniform_real_distribution<double>& uniform, Rng& rng) {
+    if constexpr (tdls::is_complex_scalar_v<T>) {
+        using R = tdls::real_type_t<T>;
+        return T(R(real), R(uniform(rng)));
+    } else {
+        return T(real);
+    }
+}
+
 /// The peers' recipe (../shared/peers): entries uniform in [-1, 1], +-n added
 /// on the diagonal (strictly diagonally dominant, well conditioned), then the
 /// rows shuffled so that partial pivoting really swaps; B uniform in [-1, 1].
+/// Complex systems get an imaginary part uniform in [-1, 1] everywhere: the
+/// diagonal's magnitude (at least n - 1) still exceeds every other entry's
+/// (at most 2), so partial pivoting picks it back.
 /// System s depends on s only (its own seeded generator), so every storage
 /// and every thread count sees the very same systems. shuffle false keeps
 /// the dominant diagonal in place (for a solver that does not pivot); the
@@ -104,11 +120,11 @@ void generate(HostBatch<T>& batch, std::uint64_t seed = 42, bool shuffle = true)
                 for (int c = 0; c < n; ++c) {
                     const double diagonal = r == c ? (uniform(rng) < 0 ? -n : n) : 0.0;
                     A[order[std::size_t(r)] * st.a_row_stride() + c * st.a_col_stride()] =
-                        T(uniform(rng) + diagonal);
+                        entry<T>(uniform(rng) + diagonal, uniform, rng);
                 }
             for (int k = 0; k < st.nrhs; ++k) {
                 T* B = batch.B.data() + st.b_offset(s, k);
-                for (int i = 0; i < n; ++i) B[i * st.b_row_stride()] = T(uniform(rng));
+                for (int i = 0; i < n; ++i) B[i * st.b_row_stride()] = entry<T>(uniform(rng), uniform, rng);
             }
         }
     });

@@ -50,7 +50,7 @@ template <typename T>
 void perturb_batch(HostBatch<T>& batch) {
     const Storage& st = batch.storage;
     T* x = batch.work_B.data() + st.b_offset(st.count / 2, 0);
-    x[0] = x[0] + T(0.05) * (std::fabs(x[0]) + T(1));
+    x[0] = x[0] + T(tdls::real_type_t<T>(0.05) * (tdls::real_type_t<T>(tdls::magnitude(x[0])) + 1));
 }
 
 } // namespace bench

@@ -208,8 +208,26 @@ std::vector<std::pair<std::string, std::string>> machine_facts() {
     return facts;
 }
 
-double flops_per_system(int n, int nrhs) {
-    return 2.0 / 3.0 * double(n) * n * n + 2.0 * double(n) * n * nrhs;
+double flops_per_system(char type, int n, int nrhs) {
+    const double real = 2.0 / 3.0 * double(n) * n * n + 2.0 * double(n) * n * nrhs;
+    return type == 'c' || type == 'z' ? 4.0 * real : real;
+}
+
+std::size_t type_element_size(char type) {
+    return type == 's' ? 4 : type == 'z' ? 16 : 8;
+}
+
+const char* type_name(char type) {
+    switch (type) {
+    case 's':
+        return "float";
+    case 'c':
+        return "complex float";
+    case 'z':
+        return "complex double";
+    default:
+        return "double";
+    }
 }
 
 double traffic_bytes(int n, int nrhs, std::size_t element_size, bool in_place) {
@@ -217,10 +235,11 @@ double traffic_bytes(int n, int nrhs, std::size_t element_size, bool in_place) {
     return in_place ? (2.0 * a + b) * size + 4.0 * n + 4.0 : (a + b) * size + 4.0;
 }
 
-double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size, bool in_place) {
-    const double peak = (element_size == 8 ? limits.fma_double : limits.fma_float) * 1e9;
-    return std::min(peak / flops_per_system(n, nrhs),
-                    limits.triad * 1e9 / traffic_bytes(n, nrhs, element_size, in_place));
+double roofline_systems_per_s(const Limits& limits, char type, int n, int nrhs, bool in_place) {
+    const bool single = type == 's' || type == 'c';
+    const double peak = (single ? limits.fma_float : limits.fma_double) * 1e9;
+    return std::min(peak / flops_per_system(type, n, nrhs),
+                    limits.triad * 1e9 / traffic_bytes(n, nrhs, type_element_size(type), in_place));
 }
 
 } // namespace bench

@@ -33,11 +33,20 @@ std::vector<std::pair<std::string, std::string>> machine_facts();
 /// (n^2 + 2 n nrhs) element_size + 4.
 double traffic_bytes(int n, int nrhs, std::size_t element_size, bool in_place);
 
-/// Roofline in systems/s for order n, nrhs right-hand sides and an element
-/// of `element_size` bytes: min(peak / flops, triad / traffic_bytes).
-double roofline_systems_per_s(const Limits& limits, int n, int nrhs, std::size_t element_size, bool in_place);
+/// Roofline in systems/s for order n, nrhs right-hand sides and type
+/// (LAPACK's prefix s, d, c, z): min(peak / flops, triad / traffic_bytes),
+/// the peak of the real type under it.
+double roofline_systems_per_s(const Limits& limits, char type, int n, int nrhs, bool in_place);
 
-/// Flops of one system: 2/3 n^3 + 2 n^2 per right-hand side.
-double flops_per_system(int n, int nrhs);
+/// Flops of one system as LAPACK counts them: 2/3 n^3 + 2 n^2 per
+/// right-hand side, four times that for a complex type (c, z): a complex
+/// multiply-add is four real ones.
+double flops_per_system(char type, int n, int nrhs);
+
+/// Bytes of one element of type s, d, c or z.
+std::size_t type_element_size(char type);
+
+/// "float", "double", "complex float", "complex double".
+const char* type_name(char type);
 
 } // namespace bench

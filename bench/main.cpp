@@ -29,6 +29,7 @@
 #include <tdls/tdls.h>
 
 #include "batch.hpp"
+#include "common/scalar_type.hpp"
 #include "machine.hpp"
 #include "options.hpp"
 #include "peers.hpp"
@@ -123,10 +124,20 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
     std::vector<std::unique_ptr<Solver>> solvers;
     if (o.wants_peer("lapacke")) solvers.push_back(make_lapacke_solver<T>(batch_for(false, false)));
     if (o.wants_peer("eigen")) solvers.push_back(make_eigen_solver<T>(batch_for(false, false)));
-    if (o.wants_peer("cublas")) solvers.push_back(make_cublas_solver<T>(batch_for(false, false)));
+    constexpr bool complex = tdls::is_complex_scalar_v<T>;
+    if (o.wants_peer("cublas")) {
+        if constexpr (complex)
+            solvers.push_back(std::make_unique<NotForType>("cublas", false, "complex not wired in this peer"));
+        else
+            solvers.push_back(make_cublas_solver<T>(batch_for(false, false)));
+    }
     if (o.wants_peer("mkl")) {
         solvers.push_back(make_mkl_batch_solver<T>(batch_for(false, false)));
-        solvers.push_back(make_mkl_compact_solver<T>(batch_for(false, false, false)));
+        if constexpr (complex)
+            solvers.push_back(std::make_unique<NotForType>("mkl compact nopiv", true,
+                                                           "complex not wired in this peer"));
+        else
+            solvers.push_back(make_mkl_compact_solver<T>(batch_for(false, false, false)));
     }
     for (const bool row_major : o.row_major)
         for (const Form form : o.forms)
@@ -139,7 +150,7 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
         const std::vector<int> thread_counts = solver->threaded() ? o.threads : std::vector<int>{0};
         for (const int threads : thread_counts) {
             Measurement m{solver.get(), {}};
-            m.row.type = sizeof(T) == 8 ? 'd' : 's';
+            m.row.type = tdls::kernels::ScalarTraits<T>::info.lapack_prefix;
             m.row.n = n, m.row.nrhs = nrhs, m.row.threads = threads, m.row.systems = count;
             m.row.solver = solver->name(), m.row.form = solver->form();
             m.row.in_place = solver->in_place();
@@ -172,7 +183,7 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
     const double other_cores = other.cores();
     for (Measurement& m : measurements) {
         m.row.other_cpu = other_cores;
-        const char* type = sizeof(T) == 8 ? "double" : "float";
+        const char* type = type_name(m.row.type);
         if (m.row.ok()) {
             std::printf(
                 "  %-6s n %3d nrhs %d T %d  %-28s %10.4f Ms/s (median %.4f) %8.3f GFLOP/s  bwd %.2f\n", type,
@@ -279,10 +290,19 @@ int main(int argc, char** argv) {
     for (const char type : o.types)
         for (const int nrhs : o.nrhs)
             for (const int n : o.sizes) {
-                if (type == 'd')
-                    run_group<double>(o, backend, n, nrhs, first, rows, failed);
-                else
+                switch (type) {
+                case 's':
                     run_group<float>(o, backend, n, nrhs, first, rows, failed);
+                    break;
+                case 'c':
+                    run_group<tdls::complex_float>(o, backend, n, nrhs, first, rows, failed);
+                    break;
+                case 'z':
+                    run_group<tdls::complex_double>(o, backend, n, nrhs, first, rows, failed);
+                    break;
+                default:
+                    run_group<double>(o, backend, n, nrhs, first, rows, failed);
+                }
                 first = false;
             }
     if (backend.handle) tdls_destroy(backend.handle);
@@ -302,7 +322,7 @@ int main(int argc, char** argv) {
             const auto found = limits.find(row.threads);
             if (found != limits.end())
                 row.roofline =
-                    roofline_systems_per_s(found->second, row.n, row.nrhs, row.element_size(), row.in_place);
+                    roofline_systems_per_s(found->second, row.type, row.n, row.nrhs, row.in_place);
         }
     }
     print_report(rows, o.reps);

@@ -38,7 +38,8 @@ same batches of small dense systems, checks every answer's backward error and
 writes a CSV and an SVG plot. Default: a short sweep (under a minute).
 
   --sizes LIST      orders n, e.g. 2,3,4,8 (1..1024)            [2,4,8,16,32,64]
-  --types LIST      d (double), s (float)                       [d,s]
+  --types LIST      d (double), s (float), z (complex double),
+                    c (complex float)                            [d,s]
   --layouts LIST    col, row (tdls only; peers use col)         [col]
   --forms LIST      strided, ptr, interleaved                   [strided]
   --ops LIST        gesv, solve (A read-only, no pivots)        [gesv,solve]
@@ -74,7 +75,7 @@ using cli::split;
 
 template <typename E>
 using Choice = std::pair<const char*, E>;
-constexpr Choice<char> type_choices[] = {{"d", 'd'}, {"s", 's'}};
+constexpr Choice<char> type_choices[] = {{"d", 'd'}, {"s", 's'}, {"z", 'z'}, {"c", 'c'}};
 constexpr Choice<bool> layout_choices[] = {{"col", false}, {"row", true}};
 constexpr Choice<Form> form_choices[] = {{"strided", Form::strided}, {"ptr", Form::ptr}, {"interleaved", Form::interleaved}};
 constexpr Choice<Op> op_choices[] = {{"gesv", Op::gesv}, {"solve", Op::solve}};

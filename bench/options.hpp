@@ -16,7 +16,7 @@ enum class Op { gesv, solve };
 
 struct Options {
     std::vector<int> sizes = {2, 4, 8, 16, 32, 64};
-    std::vector<char> types = {'d', 's'};      // d = double, s = float
+    std::vector<char> types = {'d', 's'};      // LAPACK's prefixes: d, s, z (complex double), c (complex float)
     std::vector<bool> row_major = {false};     // layouts; false = column-major
     std::vector<Form> forms = {Form::strided}; // batch forms of tdls
     std::vector<Op> ops = {Op::gesv, Op::solve}; // tdls entry points

@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "check.hpp"
+#include "common/scalar_type.hpp"
 #include "parallel.hpp"
 #include "peers.hpp"
 #include "timing.hpp"
@@ -20,7 +22,19 @@ namespace {
 struct Isa {
     const char* name;
     const char* key;
-    EigenLookup lookup_double, lookup_float;
+    EigenLookup lookup_double, lookup_float, lookup_complex_double, lookup_complex_float;
+
+    template <typename T>
+    EigenLookup lookup() const {
+        if constexpr (std::is_same_v<T, double>)
+            return lookup_double;
+        else if constexpr (std::is_same_v<T, float>)
+            return lookup_float;
+        else if constexpr (std::is_same_v<T, tdls::complex_double>)
+            return lookup_complex_double;
+        else
+            return lookup_complex_float;
+    }
     bool runs_here;
 };
 
@@ -31,16 +45,19 @@ const Isa* chosen_isa() {
     static const Isa levels[] = {
 #ifdef TDLS_BENCH_EIGEN_HAVE_v4
         {"x86-64-v4 (AVX-512)", "v4", &tdls_bench_eigen_v4_double, &tdls_bench_eigen_v4_float,
+         &tdls_bench_eigen_v4_complex_double, &tdls_bench_eigen_v4_complex_float,
          bool(__builtin_cpu_supports("x86-64-v4"))},
 #endif
 #ifdef TDLS_BENCH_EIGEN_HAVE_v3
         {"x86-64-v3 (AVX2, FMA)", "v3", &tdls_bench_eigen_v3_double, &tdls_bench_eigen_v3_float,
+         &tdls_bench_eigen_v3_complex_double, &tdls_bench_eigen_v3_complex_float,
          bool(__builtin_cpu_supports("x86-64-v3"))},
 #endif
 #ifdef TDLS_BENCH_EIGEN_HAVE_base
-        {"x86-64 (SSE2)", "base", &tdls_bench_eigen_base_double, &tdls_bench_eigen_base_float, true},
+        {"x86-64 (SSE2)", "base", &tdls_bench_eigen_base_double, &tdls_bench_eigen_base_float,
+         &tdls_bench_eigen_base_complex_double, &tdls_bench_eigen_base_complex_float, true},
 #endif
-        {nullptr, nullptr, nullptr, nullptr, false}};
+        {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, false}};
     static const Isa* chosen = [&]() -> const Isa* {
         const char* forced = std::getenv("TDLS_BENCH_EIGEN_ISA");
         for (const Isa& level : levels)
@@ -55,7 +72,7 @@ class EigenSolver final : public Solver {
   public:
     explicit EigenSolver(std::shared_ptr<HostBatch<T>> batch) : batch_(std::move(batch)) {
         if (const Isa* isa = chosen_isa())
-            range_ = (sizeof(T) == 8 ? isa->lookup_double : isa->lookup_float)(batch_->storage.n, nullptr);
+            range_ = isa->template lookup<T>()(batch_->storage.n, nullptr);
     }
     std::string name() const override { return "eigen"; }
     std::string form() const override { return "strided col"; }
@@ -90,6 +107,10 @@ std::unique_ptr<Solver> make_eigen_solver(std::shared_ptr<HostBatch<T>> batch) {
 }
 template std::unique_ptr<Solver> make_eigen_solver<float>(std::shared_ptr<HostBatch<float>>);
 template std::unique_ptr<Solver> make_eigen_solver<double>(std::shared_ptr<HostBatch<double>>);
+template std::unique_ptr<Solver> make_eigen_solver<tdls::complex_float>(
+    std::shared_ptr<HostBatch<tdls::complex_float>>);
+template std::unique_ptr<Solver> make_eigen_solver<tdls::complex_double>(
+    std::shared_ptr<HostBatch<tdls::complex_double>>);
 
 std::string eigen_description() {
     const Isa* isa = chosen_isa();

@@ -1,6 +1,6 @@
 // One (ISA level, scalar type) of the Eigen peer; CMake compiles this file
 // with TDLS_BENCH_EIGEN_ISA (base, v3, v4), TDLS_BENCH_EIGEN_TYPE (double,
-// float) and the matching -march. Per system: Map the column-major A,
+// float, complex_double, complex_float) and the matching -march. Per system: Map the column-major A,
 // PartialPivLU<Matrix<T, N, N>> (a copy of A on the stack, factored there),
 // then for each right-hand side solve into a fixed-size vector and store it
 // back into B. The sizes are the peers' compiled sizes: each one is a
@@ -9,10 +9,14 @@
 
 #include <Eigen/Dense>
 
+#include <complex>
 #include <string>
 
 namespace {
 
+// The type names of kernels/instances.cmake, one identifier each (they name the entry point).
+using complex_double = std::complex<double>;
+using complex_float = std::complex<float>;
 using T = TDLS_BENCH_EIGEN_TYPE;
 
 template <int N>

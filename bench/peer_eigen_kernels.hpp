@@ -21,7 +21,9 @@ using EigenLookup = EigenRange (*)(int n, const char** simd);
 
 #define TDLS_BENCH_EIGEN_DECLARE(isa)                                                                        \
     extern "C" bench::EigenRange tdls_bench_eigen_##isa##_double(int n, const char** simd);                  \
-    extern "C" bench::EigenRange tdls_bench_eigen_##isa##_float(int n, const char** simd);
+    extern "C" bench::EigenRange tdls_bench_eigen_##isa##_float(int n, const char** simd);                   \
+    extern "C" bench::EigenRange tdls_bench_eigen_##isa##_complex_double(int n, const char** simd);          \
+    extern "C" bench::EigenRange tdls_bench_eigen_##isa##_complex_float(int n, const char** simd);
 
 // CMake defines TDLS_BENCH_EIGEN_HAVE_<level> for each level it builds.
 #ifdef TDLS_BENCH_EIGEN_HAVE_base

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "check.hpp"
+#include "common/scalar_type.hpp"
 #include "parallel.hpp"
 #include "peers.hpp"
 #include "timing.hpp"
@@ -25,6 +26,15 @@ lapack_int gesv(int n, int nrhs, double* A, lapack_int* ipiv, double* B) {
 }
 lapack_int gesv(int n, int nrhs, float* A, lapack_int* ipiv, float* B) {
     return LAPACKE_sgesv(LAPACK_COL_MAJOR, n, nrhs, A, n, ipiv, B, n);
+}
+// std::complex is laid out as LAPACKE's complex types (two reals).
+lapack_int gesv(int n, int nrhs, tdls::complex_double* A, lapack_int* ipiv, tdls::complex_double* B) {
+    return LAPACKE_zgesv(LAPACK_COL_MAJOR, n, nrhs, reinterpret_cast<lapack_complex_double*>(A), n, ipiv,
+                         reinterpret_cast<lapack_complex_double*>(B), n);
+}
+lapack_int gesv(int n, int nrhs, tdls::complex_float* A, lapack_int* ipiv, tdls::complex_float* B) {
+    return LAPACKE_cgesv(LAPACK_COL_MAJOR, n, nrhs, reinterpret_cast<lapack_complex_float*>(A), n, ipiv,
+                         reinterpret_cast<lapack_complex_float*>(B), n);
 }
 
 template <typename T>
@@ -65,6 +75,10 @@ std::unique_ptr<Solver> make_lapacke_solver(std::shared_ptr<HostBatch<T>> batch)
 }
 template std::unique_ptr<Solver> make_lapacke_solver<float>(std::shared_ptr<HostBatch<float>>);
 template std::unique_ptr<Solver> make_lapacke_solver<double>(std::shared_ptr<HostBatch<double>>);
+template std::unique_ptr<Solver> make_lapacke_solver<tdls::complex_float>(
+    std::shared_ptr<HostBatch<tdls::complex_float>>);
+template std::unique_ptr<Solver> make_lapacke_solver<tdls::complex_double>(
+    std::shared_ptr<HostBatch<tdls::complex_double>>);
 
 std::string lapacke_description() {
     const char* coretype = std::getenv("OPENBLAS_CORETYPE");

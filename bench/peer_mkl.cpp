@@ -20,9 +20,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "check.hpp"
+#include "common/scalar_type.hpp"
 #include "parallel.hpp"
 #include "peers.hpp"
 #include "timing.hpp"
@@ -69,12 +71,18 @@ class Mkl {
     int format = 0; // mkl_get_format_compact()
     MklRoutines<double> d;
     MklRoutines<float> s;
+    MklRoutines<tdls::complex_double> z; // ?getrf/?getrs_batch_strided only: the compact LU is not wired for complex
+    MklRoutines<tdls::complex_float> c;
     template <typename T>
     const MklRoutines<T>& routines() const {
-        if constexpr (sizeof(T) == 8)
+        if constexpr (std::is_same_v<T, double>)
             return d;
-        else
+        else if constexpr (std::is_same_v<T, float>)
             return s;
+        else if constexpr (std::is_same_v<T, tdls::complex_double>)
+            return z;
+        else
+            return c;
     }
 
   private:
@@ -104,12 +112,20 @@ class Mkl {
         if (auto get_format = reinterpret_cast<int (*)()>(symbol("mkl_get_format_compact"))) format = get_format();
         bind(d, symbol, "d");
         bind(s, symbol, "s");
+        bind_batch(z, symbol, "z");
+        bind_batch(c, symbol, "c");
+    }
+    /// ?getrf_batch_strided and ?getrs_batch_strided (std::complex is MKL_Complex8/16's layout).
+    template <typename T, typename Symbol>
+    static void bind_batch(MklRoutines<T>& r, const Symbol& symbol, const std::string& p) {
+        using R = MklRoutines<T>;
+        r.getrf = reinterpret_cast<typename R::Getrf>(symbol((p + "getrf_batch_strided").c_str()));
+        r.getrs = reinterpret_cast<typename R::Getrs>(symbol((p + "getrs_batch_strided").c_str()));
     }
     template <typename T, typename Symbol>
     static void bind(MklRoutines<T>& r, const Symbol& symbol, const std::string& p) {
         using R = MklRoutines<T>;
-        r.getrf = reinterpret_cast<typename R::Getrf>(symbol((p + "getrf_batch_strided").c_str()));
-        r.getrs = reinterpret_cast<typename R::Getrs>(symbol((p + "getrs_batch_strided").c_str()));
+        bind_batch(r, symbol, p);
         r.size = reinterpret_cast<typename R::Size>(symbol(("mkl_" + p + "get_size_compact").c_str()));
         r.pack = reinterpret_cast<typename R::Pack>(symbol(("mkl_" + p + "gepack_compact").c_str()));
         r.unpack = reinterpret_cast<typename R::Unpack>(symbol(("mkl_" + p + "geunpack_compact").c_str()));
@@ -244,6 +260,10 @@ std::unique_ptr<Solver> make_mkl_compact_solver(std::shared_ptr<HostBatch<T>> ba
 }
 template std::unique_ptr<Solver> make_mkl_batch_solver<float>(std::shared_ptr<HostBatch<float>>);
 template std::unique_ptr<Solver> make_mkl_batch_solver<double>(std::shared_ptr<HostBatch<double>>);
+template std::unique_ptr<Solver> make_mkl_batch_solver<tdls::complex_float>(
+    std::shared_ptr<HostBatch<tdls::complex_float>>);
+template std::unique_ptr<Solver> make_mkl_batch_solver<tdls::complex_double>(
+    std::shared_ptr<HostBatch<tdls::complex_double>>);
 template std::unique_ptr<Solver> make_mkl_compact_solver<float>(std::shared_ptr<HostBatch<float>>);
 template std::unique_ptr<Solver> make_mkl_compact_solver<double>(std::shared_ptr<HostBatch<double>>);
 

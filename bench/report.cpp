@@ -80,7 +80,7 @@ void print_report(const std::vector<Row>& rows, int reps) {
     std::size_t partner_columns = 0;
     for (const std::string& t : tdls_labels) partner_columns += has_partner(t) ? 1 : 0;
     for (const auto& [type, nrhs, threads] : groups) {
-        std::printf("\n### %s, nrhs %d, %d thread%s\n\n| n | batch |", type == 'd' ? "double" : "float", nrhs,
+        std::printf("\n### %s, nrhs %d, %d thread%s\n\n| n | batch |", type_name(type), nrhs,
                     threads, threads > 1 ? "s" : "");
         for (const std::string& t : tdls_labels) {
             std::printf(" %s Ms/s | GFLOP/s | %% roof |", t.c_str());
@@ -137,7 +137,7 @@ void print_report(const std::vector<Row>& rows, int reps) {
         if (p != "cublas") labels.push_back(p);
     for (const auto& [type, nrhs] : type_nrhs) {
         std::printf("\n### Thread scaling, %s, nrhs %d: rate with %d threads / rate with %d\n\n| n |",
-                    type == 'd' ? "double" : "float", nrhs, high, low);
+                    type_name(type), nrhs, high, low);
         for (const std::string& l : labels) std::printf(" %s |", l.c_str());
         std::printf(" other processes, cores |\n|---|");
         for (std::size_t c = 0; c <= labels.size(); ++c) std::printf("---|");
@@ -175,7 +175,7 @@ bool write_csv(const std::vector<Row>& rows, const std::string& path) {
         std::replace(status.begin(), status.end(), ',', ';');
         std::replace(form.begin(), form.end(), ',', ';');
         std::fprintf(f, "%s,%d,%d,%d,%s,%s,%lld,%s,%zu,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.3e,%lld,%.3f\n",
-                     r.type == 'd' ? "double" : "float", r.n, r.nrhs, r.threads, r.solver.c_str(),
+                     type_name(r.type), r.n, r.nrhs, r.threads, r.solver.c_str(),
                      form.c_str(), (long long)r.systems, status.c_str(), r.samples.seconds.size(),
                      r.samples.best(), r.samples.median(), r.best_rate(), r.median_rate(), r.gflops(),
                      r.roofline, r.roofline > 0 && r.ok() ? r.best_rate() / r.roofline : 0.0,

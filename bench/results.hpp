@@ -14,7 +14,7 @@
 namespace bench {
 
 struct Row {
-    char type = 'd'; // d or s
+    char type = 'd'; // LAPACK's prefix: s, d, c or z
     int n = 0, nrhs = 1;
     int threads = 1; // 0: a GPU solver, which ignores the CPU thread count
     std::string solver, form;
@@ -26,11 +26,11 @@ struct Row {
     double roofline = 0;   // systems/s; 0 without machine limits
     double other_cpu = -1; // cores used by other processes during the measurement
 
-    std::size_t element_size() const { return type == 'd' ? 8 : 4; }
+    std::size_t element_size() const { return type_element_size(type); }
     bool ok() const { return status == "ok" && !samples.seconds.empty(); }
     double best_rate() const { return ok() ? double(systems) / samples.best() : 0; }
     double median_rate() const { return ok() ? double(systems) / samples.median() : 0; }
-    double gflops() const { return best_rate() * flops_per_system(n, nrhs) * 1e-9; }
+    double gflops() const { return best_rate() * flops_per_system(type, n, nrhs) * 1e-9; }
     std::string label() const; // "tdls strided col", "lapacke", ...
 };
 

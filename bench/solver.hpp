@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <tdls/check/backward_error.hpp>
 
@@ -47,6 +48,27 @@ class Solver {
     virtual CheckResult check() = 0;
     /// Negative control: spoils one solution element.
     virtual void perturb() = 0;
+};
+
+/// A peer that has no routine of this type (complex in the cuBLAS peer and
+/// oneMKL's compact LU): a row that says so instead of a number.
+class NotForType final : public Solver {
+  public:
+    NotForType(std::string name, bool threaded, std::string why)
+        : name_(std::move(name)), threaded_(threaded), why_(std::move(why)) {}
+    std::string name() const override { return name_; }
+    std::string form() const override { return "strided col"; }
+    bool threaded() const override { return threaded_; }
+    std::string unavailable() const override { return why_; }
+    void reset() override {}
+    double run(int) override { return -1; }
+    CheckResult check() override { return {}; }
+    void perturb() override {}
+
+  private:
+    std::string name_;
+    bool threaded_;
+    std::string why_;
 };
 
 } // namespace bench

@@ -131,5 +131,9 @@ template std::unique_ptr<Solver> make_tdls_solver<float>(tdls_handle_t, const st
                                                          std::shared_ptr<HostBatch<float>>, Form, Op);
 template std::unique_ptr<Solver> make_tdls_solver<double>(tdls_handle_t, const std::string&,
                                                           std::shared_ptr<HostBatch<double>>, Form, Op);
+template std::unique_ptr<Solver> make_tdls_solver<tdls::complex_float>(tdls_handle_t, const std::string&,
+                                                          std::shared_ptr<HostBatch<tdls::complex_float>>, Form, Op);
+template std::unique_ptr<Solver> make_tdls_solver<tdls::complex_double>(tdls_handle_t, const std::string&,
+                                                          std::shared_ptr<HostBatch<tdls::complex_double>>, Form, Op);
 
 } // namespace bench
