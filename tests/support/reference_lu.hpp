@@ -68,14 +68,14 @@ ReferenceLU<T> reference_factor(const std::vector<T>& S, int n, tdls::real_type_
         std::swap(f.perm[i], f.perm[pivot]);
         const bool singular = largest < floor || largest == Real(0);
         if (singular && f.info == 0) f.info = i + 1;
-        const T reciprocal = singular ? T(1) : T(1) / rows[i][i];
+        const T reciprocal = singular ? T(1) : tdls::quotient(T(1), rows[i][i]);
         // A pivot below the smallest normal number (only a floor under it lets
         // one through) divides instead, as LAPACK's dgetf2.
         const bool divide = !singular && tdls::magnitude(rows[i][i]) < std::numeric_limits<Real>::min();
         for (int r = i + 1; r < n; ++r) {
-            const T l = divide ? rows[r][i] / rows[i][i] : rows[r][i] * reciprocal;
+            const T l = divide ? tdls::quotient(rows[r][i], rows[i][i]) : tdls::product(rows[r][i], reciprocal);
             rows[r][i] = l;
-            for (int j = i + 1; j < n; ++j) rows[r][j] = rows[r][j] - l * rows[i][j];
+            for (int j = i + 1; j < n; ++j) rows[r][j] = rows[r][j] - tdls::product(l, rows[i][j]);
         }
     }
     f.lu.resize(std::size_t(n) * n);
@@ -95,10 +95,10 @@ std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b,
     if (layout == tdls::MatrixLayout::ColMajor) {
         for (int k = 0; k < n; ++k) v[k] = b[f.perm[k]];
         for (int i = 0; i < n; ++i)
-            for (int r = i + 1; r < n; ++r) v[r] = v[r] - f.at(r, i) * v[i];
+            for (int r = i + 1; r < n; ++r) v[r] = v[r] - tdls::product(f.at(r, i), v[i]);
         for (int p = n - 1; p >= 0; --p) {
-            v[p] = v[p] / f.at(p, p);
-            for (int q = 0; q < p; ++q) v[q] = v[q] - f.at(q, p) * v[p];
+            v[p] = tdls::quotient(v[p], f.at(p, p));
+            for (int q = 0; q < p; ++q) v[q] = v[q] - tdls::product(f.at(q, p), v[p]);
         }
         return v;
     }
@@ -107,13 +107,13 @@ std::vector<T> reference_solve(const ReferenceLU<T>& f, const std::vector<T>& b,
         // The product by the pivot's reciprocal, as the solver (MAGMA's and
         // upstream TDLS's arithmetic); a subnormal pivot divides, as it does.
         const T u = f.at(i, i);
-        const T z = tdls::magnitude(u) < std::numeric_limits<tdls::real_type_t<T>>::min() ? v[i] / u
-                                                                                        : v[i] * (T(1) / u);
-        for (int c = i + 1; c < n; ++c) v[c] = v[c] - f.at(i, c) * z;
+        const T z = tdls::magnitude(u) < std::numeric_limits<tdls::real_type_t<T>>::min() ? tdls::quotient(v[i], u)
+                                                                                        : tdls::product(v[i], tdls::quotient(T(1), u));
+        for (int c = i + 1; c < n; ++c) v[c] = v[c] - tdls::product(f.at(i, c), z);
         v[i] = z;
     }
     for (int j = n - 1; j >= 0; --j)
-        for (int c = 0; c < j; ++c) v[c] = v[c] - f.at(j, c) * v[j];
+        for (int c = 0; c < j; ++c) v[c] = v[c] - tdls::product(f.at(j, c), v[j]);
     std::vector<T> x(n);
     for (int k = 0; k < n; ++k) x[f.perm[k]] = v[k];
     return x;

@@ -76,6 +76,39 @@ constexpr R magnitude(const std::complex<R>& x) noexcept {
     return magnitude(x.real()) + magnitude(x.imag());
 }
 
+/// a * b as the solvers multiply. Real: the product. Complex: (ac - bd,
+/// ad + bc), Fortran's product (gfortran's default) and that of the SIMD
+/// kernels; std::complex's would, where both parts come out NaN, call the
+/// C99 Annex G routine that recovers infinities, which no vector code does.
+template <typename T>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T product(T a, T b) noexcept {
+    return a * b;
+}
+template <typename R>
+constexpr std::complex<R> product(const std::complex<R>& a, const std::complex<R>& b) noexcept {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+/// a / b as the solvers divide. Real: the division. Complex: Smith's
+/// algorithm (the scaling gfortran and LAPACK's reference builds use),
+/// spelled out so that the SIMD kernels reproduce it bit for bit, which they
+/// could not do for std::complex's division (a library call, C99 Annex G).
+/// A NaN or infinite b gives NaN parts, as does b = 0.
+template <typename T>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T quotient(T a, T b) noexcept {
+    return a / b;
+}
+template <typename R>
+constexpr std::complex<R> quotient(const std::complex<R>& a, const std::complex<R>& b) noexcept {
+    const R c = b.real(), d = b.imag();
+    if (magnitude(c) >= magnitude(d)) {
+        const R r = d / c, den = c + d * r;
+        return {(a.real() + a.imag() * r) / den, (a.imag() - a.real() * r) / den};
+    }
+    const R r = c / d, den = c * r + d;
+    return {(a.real() * r + a.imag()) / den, (a.imag() * r - a.real()) / den};
+}
+
 /// The real part; the number itself for a real one. The solvers keep real
 /// bookkeeping (magnitudes, row indices) in scalar workspace and read it back
 /// with this.

@@ -211,7 +211,7 @@ class Engine {
             with_previous(i, [&](auto previous) {
                 const T y = y_values[previous];
                 for_slots([&](auto K) {
-                    if (position(K) > previous) rhs_[K] = rhs_[K] - rows(K, previous) * y;
+                    if (position(K) > previous) rhs_[K] = rhs_[K] - product(rows(K, previous), y);
                 });
             });
             for_slots([&](auto K) {
@@ -234,12 +234,12 @@ class Engine {
             with_next(p, n, [&](auto next) {
                 const T x = x_values[next];
                 for_slots([&](auto K) {
-                    if (position(K) <= p) rhs_[K] = rhs_[K] - rows(K, next) * x;
+                    if (position(K) <= p) rhs_[K] = rhs_[K] - product(rows(K, next), x);
                 });
             });
             for_slots([&](auto K) {
                 if (position(K) == p) {
-                    rhs_[K] = rhs_[K] / rows(K, p);
+                    rhs_[K] = quotient(rhs_[K], rows(K, p));
                     x_values[p] = rhs_[K];
                 }
             });
@@ -257,7 +257,7 @@ class Engine {
         for_range<unroll>(zero, n, [&](auto i) {
             with_previous(i, [&](auto before) {
                 const T* const previous = record(before);
-                apply_upper_transposed(before, previous, previous[int(n)], T(1) / previous[int(before)]);
+                apply_upper_transposed(before, previous, previous[int(n)], quotient(T(1), previous[int(before)]));
             });
             T* const current = record(i);
             for_slots([&](auto K) {
@@ -282,13 +282,13 @@ class Engine {
             if (j == n - 1) {
                 if constexpr (PendingUpper) {
                     const T* const previous = record(step - 1);
-                    apply_upper_transposed(n - 1, previous, previous[n], T(1) / previous[n - 1]);
+                    apply_upper_transposed(n - 1, previous, previous[n], quotient(T(1), previous[n - 1]));
                 }
             } else {
                 const T* const previous = record(step - 1);
                 const T w = previous[n];
                 for_slots([&](auto K) {
-                    if (index(K) <= j) rhs_[K] = rhs_[K] - previous[index(K)] * w;
+                    if (index(K) <= j) rhs_[K] = rhs_[K] - product(previous[index(K)], w);
                 });
             }
             // The last step (j = 0) has no reader: it publishes nothing, which
@@ -342,13 +342,13 @@ class Engine {
     /// eliminate does.
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr void apply_upper_transposed(int i, const T* urow, T b_i,
                                                                                  T reciprocal) noexcept {
-        T z = b_i * reciprocal;
+        T z = product(b_i, reciprocal);
         if constexpr (floor < smallest_normal<T>())
-            if (magnitude(urow[i]) < smallest_normal<T>()) z = b_i / urow[i];
+            if (magnitude(urow[i]) < smallest_normal<T>()) z = quotient(b_i, urow[i]);
         for_slots([&](auto K) {
             const int c = index(K);
             if (c > i)
-                rhs_[K] = rhs_[K] - urow[c] * z;
+                rhs_[K] = rhs_[K] - product(urow[c], z);
             else if (c == i)
                 rhs_[K] = z;
         });
@@ -379,7 +379,7 @@ class Engine {
         const auto n = extent();
         const bool singular = largest < floor || largest == Real(0);
         if (singular && info_ == 0) info_ = i + 1;
-        const T reciprocal = singular ? T(1) : T(1) / prow[i];
+        const T reciprocal = singular ? T(1) : quotient(T(1), prow[i]);
         // Below the smallest normal number a reciprocal overflows: there, as
         // LAPACK's dgetf2 does, divide instead. Only a floor under that number
         // lets such a pivot through, so the default configuration never tests.
@@ -388,10 +388,10 @@ class Engine {
             divide = !singular && magnitude(prow[i]) < smallest_normal<T>();
         for_slots([&](auto K) {
             if (position(K) > i) {
-                const T l = divide ? rows(K, i) / prow[i] : rows(K, i) * reciprocal;
+                const T l = divide ? quotient(rows(K, i), prow[i]) : product(rows(K, i), reciprocal);
                 rows(K, i) = l;
-                for_range<unroll>(i + one, n, [&](auto j) { rows(K, j) = rows(K, j) - l * prow[j]; });
-                if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - l * *prhs;
+                for_range<unroll>(i + one, n, [&](auto j) { rows(K, j) = rows(K, j) - product(l, prow[j]); });
+                if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - product(l, *prhs);
             }
         });
         if constexpr (Fused && row_major) apply_upper_transposed(i, prow, *prhs, reciprocal);
