@@ -16,13 +16,15 @@ set(TDLS_INSTANCE_TYPES float double complex_float complex_double)
 set(TDLS_INSTANCE_LAYOUTS col row)
 
 # The types each backend compiles kernels for, a subset of the list above.
-# The CPU's one-system-per-thread kernel takes every type; the SIMD families
-# and the GPU plugins take the real ones so far (issue 18: their complex
-# kernels are to come). A complex call on the CPU runs the one-system-per-
-# thread kernel whatever family serves the real types; on a GPU it answers
-# TDLS_ERROR_NOT_SUPPORTED and names the CPU backend.
+# The CPU's one-system-per-thread kernel and the SIMD families take every
+# type (complex: kernels/cpu/simd/complex_lu.hpp, at order 0 only, below);
+# each SIMD family's blocked kernel past the tiles' 256 and the GPU plugins
+# take the real ones so far (issue 18). A complex call past 256 runs the
+# one-system-per-thread kernel; on a GPU it answers TDLS_ERROR_NOT_SUPPORTED
+# and names the CPU backend.
 set(TDLS_CPU_TYPES ${TDLS_INSTANCE_TYPES})
-set(TDLS_SIMD_TYPES float double)
+set(TDLS_SIMD_TYPES ${TDLS_INSTANCE_TYPES})
+set(TDLS_BLOCKED_TYPES float double)
 set(TDLS_GPU_TYPES float double)
 
 # CPU, one system per thread (the cooperative solver in a group of one):
@@ -52,6 +54,8 @@ endif()
 # ci: 1 (smallest; n*n = 1 splits in registers), 2 (n*n = 4 splits below the
 # vector width), 7 (odd, a row block of 7), 16 (largest static, row blocks of
 # 8), and the dynamic kernel (0), which serves the orders left out.
+# Complex: the dynamic kernel only (complex_lu.hpp has no static form).
+set(TDLS_SIMD_COMPLEX_ORDERS 0)
 if(TDLS_INSTANCE_PROFILE STREQUAL "ci")
   set(TDLS_SIMD_ORDERS 0 1 2 7 16)
 else()

@@ -60,17 +60,17 @@ struct BlockedInstance {
 #define TDLS_AVX512_BLOCKED(T) TDLS_BLOCKED_ENTRIES(avx512, T)
 constexpr BlockedInstance no_blocked[] = {BlockedInstance{}};
 #if TDLS_SIMD_GENERIC_BYTES > 0
-constexpr BlockedInstance generic_blocked[] = {TDLS_SIMD_TYPES(TDLS_GENERIC_BLOCKED) BlockedInstance{}};
+constexpr BlockedInstance generic_blocked[] = {TDLS_BLOCKED_TYPES(TDLS_GENERIC_BLOCKED) BlockedInstance{}};
 #else
 constexpr const auto& generic_blocked = no_blocked;
 #endif
 #if TDLS_SIMD_AVX2_BYTES > 0
-constexpr BlockedInstance avx2_blocked[] = {TDLS_SIMD_TYPES(TDLS_AVX2_BLOCKED) BlockedInstance{}};
+constexpr BlockedInstance avx2_blocked[] = {TDLS_BLOCKED_TYPES(TDLS_AVX2_BLOCKED) BlockedInstance{}};
 #else
 constexpr const auto& avx2_blocked = no_blocked;
 #endif
 #if TDLS_SIMD_AVX512_BYTES > 0
-constexpr BlockedInstance avx512_blocked[] = {TDLS_SIMD_TYPES(TDLS_AVX512_BLOCKED) BlockedInstance{}};
+constexpr BlockedInstance avx512_blocked[] = {TDLS_BLOCKED_TYPES(TDLS_AVX512_BLOCKED) BlockedInstance{}};
 #else
 constexpr const auto& avx512_blocked = no_blocked;
 #endif
@@ -149,11 +149,15 @@ CpuFamily choose_family() noexcept {
 
 int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
     const int bytes = traits(family).vector_bytes;
-    return bytes == 0 ? 1 : bytes / kernels::element_bytes(dtype);
+    // A complex tile splits each element into a vector of real parts and
+    // one of imaginary parts: as many systems as lanes of the real type.
+    const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
+    return bytes == 0 || info == nullptr ? 1 : bytes / info->real_bytes;
 }
 
 /// Whether the family has kernels of the type (the SIMD families take the
-/// types of TDLS_SIMD_TYPES, the scalar family those of TDLS_CPU_TYPES).
+/// types of TDLS_SIMD_TYPES, the scalar family those of TDLS_CPU_TYPES; the
+/// blocked kernels past the tiles, TDLS_BLOCKED_TYPES).
 bool takes(CpuFamily family, tdls_dtype_t dtype) noexcept {
     for (const CpuInstance& instance : traits(family).instances)
         if (instance.dtype == dtype) return true;

@@ -98,6 +98,8 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
     REQUIRE(checked == 4 * 2 * 8);
 }
 
+using namespace tdls::scalar_names; // the type names of the generated lists
+
 namespace {
 
 /// An instance of the generated list, with the kernel it names.
@@ -138,7 +140,8 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
         int static_listed = 0;
         for (const Listed& l : f.listed) static_listed += l.order > 0;
         int static_served = 0;
-        for (const tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64})
+        // Complex is listed at order 0 only (complex_lu.hpp): its dynamic kernel serves every order.
+        for (const tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128})
             for (const bool row_major : {false, true}) {
                 tdls::kernels::cpu::RangeKernel dynamic = nullptr;
                 for (const Listed& l : f.listed)

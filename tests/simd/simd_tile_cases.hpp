@@ -9,7 +9,9 @@
 // kernel's lane arithmetic is the engine's operation for operation.
 //
 // Included by one source per vector width, after TDLS_SIMD_ISA,
-// TDLS_SIMD_BYTES and TDLS_TILE_TEST_WIDTH (a string for the test names).
+// TDLS_SIMD_BYTES and TDLS_TILE_TEST_WIDTH (a string for the test names);
+// TDLS_TILE_TEST_TYPES, the scalar types, defaults to float, double (the
+// complex kernel, complex_lu.hpp, has sources of its own).
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -26,9 +28,23 @@
 #include "cpu/solve_range.hpp"
 #include "matrices.hpp"
 
+#ifndef TDLS_TILE_TEST_TYPES
+#define TDLS_TILE_TEST_TYPES float, double
+#endif
+
 namespace {
 
 using tdls::kernels::BatchCall;
+
+/// A real value as an element; a complex element takes a second value as its
+/// imaginary part.
+template <typename T>
+T element(double re, double im) {
+    if constexpr (tdls::is_complex_scalar_v<T>)
+        return T(tdls::real_type_t<T>(re), tdls::real_type_t<T>(im));
+    else
+        return T(re);
+}
 using tdls::kernels::BatchForm;
 using tdls::kernels::Operation;
 namespace simd = tdls::kernels::cpu::simd::TDLS_SIMD_ISA;
@@ -47,17 +63,23 @@ std::vector<T> system_matrix(Fill first, int n, std::int64_t s) {
     std::mt19937 rng(unsigned(s * 31 + n));
     switch (fill) {
     case Fill::Ties: // small integers: equal magnitudes everywhere, first maximum decides
-        for (auto& e : S) e = T(int(rng() % 5) - 2);
+        for (auto& e : S) {
+            const int re = int(rng() % 5) - 2;
+            e = element<T>(re, int(rng() % 3) - 1);
+        }
         break;
     case Fill::ZeroColumn:
         for (int r = 0; r < n; ++r) S[std::size_t(n / 2) * n + r] = T(0);
         break;
     case Fill::Subnormal: // a column below the singular floor, not zero
         for (int r = 0; r < n; ++r)
-            S[std::size_t(n - 1) * n + r] *= std::numeric_limits<T>::denorm_min() * T(4);
+            S[std::size_t(n - 1) * n + r] *= std::numeric_limits<tdls::real_type_t<T>>::denorm_min() * 4;
         break;
     case Fill::NaN:
-        S[std::size_t(rng() % (unsigned(n) * n))] = std::numeric_limits<T>::quiet_NaN();
+        // A complex NaN in one part, the real or the imaginary one.
+        S[std::size_t(rng() % (unsigned(n) * n))] = tdls::is_complex_scalar_v<T> && rng() % 2
+                                                        ? element<T>(0.5, std::nan(""))
+                                                        : element<T>(std::nan(""), 0.5);
         break;
     default:
         break;
@@ -128,7 +150,10 @@ struct Batch {
             for (int c = 0; c < n; ++c)
                 for (int r = 0; r < n; ++r) v.A[r * v.a_row + c * v.a_col] = S[std::size_t(c) * n + r];
             for (int k = 0; k < nrhs; ++k)
-                for (int i = 0; i < n; ++i) v.B[i * v.b_row + k * v.b_col] = T(u(rng));
+                for (int i = 0; i < n; ++i) {
+                    const double re = u(rng);
+                    v.B[i * v.b_row + k * v.b_col] = element<T>(re, u(rng));
+                }
         }
     }
 
@@ -204,7 +229,7 @@ void compare(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, 
 } // namespace
 
 TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDLS_TILE_TEST_WIDTH, "[simd]",
-                   float, double) {
+                   TDLS_TILE_TEST_TYPES) {
     using T = TestType;
     constexpr int W = simd::lanes<T>;
     Counts counts;
@@ -261,7 +286,7 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
 
 TEMPLATE_TEST_CASE(
     "negative control: a relaxed pivot threshold in the SIMD kernel is seen, " TDLS_TILE_TEST_WIDTH, "[simd]",
-    float, double) {
+    TDLS_TILE_TEST_TYPES) {
     using T = TestType;
     Counts counts;
     for (const int n : {4, 9, 24})

@@ -7,7 +7,7 @@
 
 using namespace tdls::scalar_names; // the type names of kernels/instances.cmake
 
-// Both layouts of every type the SIMD families take (TDLS_SIMD_TYPES).
+// Both layouts of every type the blocked kernel takes (TDLS_BLOCKED_TYPES).
 #define TDLS_BLOCKED_BOTH_LAYOUTS(T) TDLS_BLOCKED_INSTANTIATE(T, false) TDLS_BLOCKED_INSTANTIATE(T, true)
-TDLS_SIMD_TYPES(TDLS_BLOCKED_BOTH_LAYOUTS)
+TDLS_BLOCKED_TYPES(TDLS_BLOCKED_BOTH_LAYOUTS)
 #undef TDLS_BLOCKED_BOTH_LAYOUTS

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <new>
 
+#include <tdls/core/math.hpp>
+
 #include "../../common/batch_call.hpp"
+#include "complex_lu.hpp"
 #include "tile_io.hpp"
 #include "tile_lu.hpp"
 
@@ -17,9 +20,10 @@
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
 
-/// Lanes of T in one vector of this ISA.
+/// Systems of type T in one tile of this ISA: the lanes of one vector of its
+/// real type (a complex tile splits each element into two such vectors).
 template <typename T>
-inline constexpr int lanes = TDLS_SIMD_BYTES / int(sizeof(T));
+inline constexpr int lanes = TDLS_SIMD_BYTES / int(sizeof(real_type_t<T>));
 
 /// The memory of one range: a tile, its pivots and exchanged rows, and a block
 /// of right-hand sides; one allocation, cache-line aligned.
@@ -63,11 +67,11 @@ class RangeScratch {
     unsigned char* memory_;
 };
 
-/// Solves systems [begin, end) of the call, W at a time (the last tile may be
-/// partial). StaticN > 0: compiled for that order; 0: any order up to
+/// Solves real systems [begin, end) of the call, W at a time (the last tile
+/// may be partial). StaticN > 0: compiled for that order; 0: any order up to
 /// max_order (256).
 template <typename T, int StaticN, bool RowMajor>
-void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
+void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     constexpr int W = lanes<T>;
     using L = Lanes<T, W>;
     using M = typename L::M;
@@ -105,6 +109,19 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
             solve(tile, scratch.rhs(), columns, RowMajor);
             store_rhs<StaticN>(scratch.rhs(), n, systems, column, columns, written);
         }
+    }
+}
+
+/// The range kernel the dispatch table holds: complex_lu.hpp's for complex
+/// T, the tiles' for real T.
+template <typename T, int StaticN, bool RowMajor>
+void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
+    if constexpr (is_complex_scalar_v<T>) {
+        // complex_lu.hpp: one kernel for every order (instances.cmake
+        // compiles complex at order 0 only).
+        complex_range<T, RowMajor>(call, begin, end);
+    } else {
+        real_range<T, StaticN, RowMajor>(call, begin, end);
     }
 }
 
