@@ -1,8 +1,8 @@
 ! The Fortran interface of libtdls (`use tdls`): bind(c) interfaces to every
 ! function of tdls/tdls.h with its enum values, and the generic conveniences
-! tdls_gesv, tdls_solve, tdls_getrf and tdls_getrs on contiguous real(4) /
-! real(8) arrays, column-major, through the default context (CPU for host
-! arrays).
+! tdls_gesv, tdls_solve, tdls_getrf and tdls_getrs on contiguous real(4),
+! real(8), complex(4) and complex(8) arrays, column-major, through the
+! default context (CPU for host arrays).
 !
 !   call tdls_gesv(A, ipiv, B, info [, status])   A(n,n,batch), B(n,nrhs,batch) or B(n,batch),
 !                                                 ipiv(n,batch), info(batch)
@@ -164,16 +164,18 @@ module tdls
 
     ! ---- generic conveniences ------------------------------------------------
     interface tdls_gesv
-        module procedure gesv_r4, gesv_r8, gesv_r4_1rhs, gesv_r8_1rhs
+        module procedure gesv_r4, gesv_r8, gesv_r4_1rhs, gesv_r8_1rhs, gesv_c4, gesv_c8, gesv_c4_1rhs, gesv_c8_1rhs
     end interface
     interface tdls_solve
-        module procedure solve_r4, solve_r8, solve_r4_1rhs, solve_r8_1rhs
+        module procedure solve_r4, solve_r8, solve_r4_1rhs, solve_r8_1rhs, solve_c4, solve_c8, solve_c4_1rhs, &
+            solve_c8_1rhs
     end interface
     interface tdls_getrf
-        module procedure getrf_r4, getrf_r8
+        module procedure getrf_r4, getrf_r8, getrf_c4, getrf_c8
     end interface
     interface tdls_getrs
-        module procedure getrs_r4, getrs_r8, getrs_r4_1rhs, getrs_r8_1rhs
+        module procedure getrs_r4, getrs_r8, getrs_r4_1rhs, getrs_r8_1rhs, getrs_c4, getrs_c8, getrs_c4_1rhs, &
+            getrs_c8_1rhs
     end interface
 
     integer, parameter :: op_gesv = 1, op_getrf = 2, op_getrs = 3, op_solve = 4
@@ -337,6 +339,139 @@ contains
                  0_c_int64_t, address_r4(A), c_loc_i4(ipiv), address_r4_2(B), c_null_ptr, status)
     end subroutine
 
+    ! ---- complex(8) and complex(4): the same calls with TDLS_COMPLEX128 / 64 ----
+    subroutine gesv_c8(A, ipiv, B, info, status)
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:, :, :), B(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_gesv, TDLS_COMPLEX128, shape(A, c_int64_t), shape(B, c_int64_t), shape(ipiv, c_int64_t), &
+                 size(info, kind=c_int64_t), address_c8(A), c_loc_i4(ipiv), address_c8(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine gesv_c8_1rhs(A, ipiv, B, info, status)
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:, :, :), B(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_gesv, TDLS_COMPLEX128, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), shape(ipiv, c_int64_t), &
+                 size(info, kind=c_int64_t), address_c8(A), c_loc_i4(ipiv), address_c8_2(B), c_loc_i4(info), &
+                 status)
+    end subroutine
+
+    subroutine solve_c8(A, B, info, status)
+        complex(c_double_complex), intent(in), target, contiguous :: A(:, :, :)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_COMPLEX128, shape(A, c_int64_t), shape(B, c_int64_t), no_pivots, &
+                 size(info, kind=c_int64_t), address_c8(A), c_null_ptr, address_c8(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine solve_c8_1rhs(A, B, info, status)
+        complex(c_double_complex), intent(in), target, contiguous :: A(:, :, :)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_COMPLEX128, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), &
+                 no_pivots, size(info, kind=c_int64_t), address_c8(A), c_null_ptr, &
+                 address_c8_2(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine getrf_c8(A, ipiv, info, status)
+        complex(c_double_complex), intent(inout), target, contiguous :: A(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_getrf, TDLS_COMPLEX128, shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
+                 shape(ipiv, c_int64_t), size(info, kind=c_int64_t), address_c8(A), c_loc_i4(ipiv), c_null_ptr, &
+                 c_loc_i4(info), status)
+    end subroutine
+
+    subroutine getrs_c8(A, ipiv, B, status)
+        complex(c_double_complex), intent(in), target, contiguous :: A(:, :, :)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:, :)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:, :, :)
+        integer(c_int), intent(out), optional :: status
+        call run(op_getrs, TDLS_COMPLEX128, shape(A, c_int64_t), shape(B, c_int64_t), shape(ipiv, c_int64_t), &
+                 0_c_int64_t, address_c8(A), c_loc_i4(ipiv), address_c8(B), c_null_ptr, status)
+    end subroutine
+
+    subroutine getrs_c8_1rhs(A, ipiv, B, status)
+        complex(c_double_complex), intent(in), target, contiguous :: A(:, :, :)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:, :)
+        complex(c_double_complex), intent(inout), target, contiguous :: B(:, :)
+        integer(c_int), intent(out), optional :: status
+        call run(op_getrs, TDLS_COMPLEX128, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), shape(ipiv, c_int64_t), &
+                 0_c_int64_t, address_c8(A), c_loc_i4(ipiv), address_c8_2(B), c_null_ptr, status)
+    end subroutine
+
+    subroutine gesv_c4(A, ipiv, B, info, status)
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:, :, :), B(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_gesv, TDLS_COMPLEX64, shape(A, c_int64_t), shape(B, c_int64_t), shape(ipiv, c_int64_t), &
+                 size(info, kind=c_int64_t), address_c4(A), c_loc_i4(ipiv), address_c4(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine gesv_c4_1rhs(A, ipiv, B, info, status)
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:, :, :), B(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_gesv, TDLS_COMPLEX64, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), shape(ipiv, c_int64_t), &
+                 size(info, kind=c_int64_t), address_c4(A), c_loc_i4(ipiv), address_c4_2(B), c_loc_i4(info), &
+                 status)
+    end subroutine
+
+    subroutine solve_c4(A, B, info, status)
+        complex(c_float_complex), intent(in), target, contiguous :: A(:, :, :)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_COMPLEX64, shape(A, c_int64_t), shape(B, c_int64_t), no_pivots, &
+                 size(info, kind=c_int64_t), address_c4(A), c_null_ptr, address_c4(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine solve_c4_1rhs(A, B, info, status)
+        complex(c_float_complex), intent(in), target, contiguous :: A(:, :, :)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_solve, TDLS_COMPLEX64, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), &
+                 no_pivots, size(info, kind=c_int64_t), address_c4(A), c_null_ptr, &
+                 address_c4_2(B), c_loc_i4(info), status)
+    end subroutine
+
+    subroutine getrf_c4(A, ipiv, info, status)
+        complex(c_float_complex), intent(inout), target, contiguous :: A(:, :, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: ipiv(:, :)
+        integer(c_int32_t), intent(inout), target, contiguous :: info(:)
+        integer(c_int), intent(out), optional :: status
+        call run(op_getrf, TDLS_COMPLEX64, shape(A, c_int64_t), [0_c_int64_t, 0_c_int64_t, 0_c_int64_t], &
+                 shape(ipiv, c_int64_t), size(info, kind=c_int64_t), address_c4(A), c_loc_i4(ipiv), c_null_ptr, &
+                 c_loc_i4(info), status)
+    end subroutine
+
+    subroutine getrs_c4(A, ipiv, B, status)
+        complex(c_float_complex), intent(in), target, contiguous :: A(:, :, :)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:, :)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:, :, :)
+        integer(c_int), intent(out), optional :: status
+        call run(op_getrs, TDLS_COMPLEX64, shape(A, c_int64_t), shape(B, c_int64_t), shape(ipiv, c_int64_t), &
+                 0_c_int64_t, address_c4(A), c_loc_i4(ipiv), address_c4(B), c_null_ptr, status)
+    end subroutine
+
+    subroutine getrs_c4_1rhs(A, ipiv, B, status)
+        complex(c_float_complex), intent(in), target, contiguous :: A(:, :, :)
+        integer(c_int32_t), intent(in), target, contiguous :: ipiv(:, :)
+        complex(c_float_complex), intent(inout), target, contiguous :: B(:, :)
+        integer(c_int), intent(out), optional :: status
+        call run(op_getrs, TDLS_COMPLEX64, shape(A, c_int64_t), one_rhs(shape(B, c_int64_t)), shape(ipiv, c_int64_t), &
+                 0_c_int64_t, address_c4(A), c_loc_i4(ipiv), address_c4_2(B), c_null_ptr, status)
+    end subroutine
+
     ! ---- helpers ----------------------------------------------------------------
 
     !> B(n, batch) seen as B(n, 1, batch).
@@ -367,6 +502,26 @@ contains
         real(c_float), intent(in), target, contiguous :: x(:, :)
         address_r4_2 = c_null_ptr
         if (size(x) > 0) address_r4_2 = c_loc(x)
+    end function
+    type(c_ptr) function address_c8(x)
+        complex(c_double_complex), intent(in), target, contiguous :: x(:, :, :)
+        address_c8 = c_null_ptr
+        if (size(x) > 0) address_c8 = c_loc(x)
+    end function
+    type(c_ptr) function address_c8_2(x)
+        complex(c_double_complex), intent(in), target, contiguous :: x(:, :)
+        address_c8_2 = c_null_ptr
+        if (size(x) > 0) address_c8_2 = c_loc(x)
+    end function
+    type(c_ptr) function address_c4(x)
+        complex(c_float_complex), intent(in), target, contiguous :: x(:, :, :)
+        address_c4 = c_null_ptr
+        if (size(x) > 0) address_c4 = c_loc(x)
+    end function
+    type(c_ptr) function address_c4_2(x)
+        complex(c_float_complex), intent(in), target, contiguous :: x(:, :)
+        address_c4_2 = c_null_ptr
+        if (size(x) > 0) address_c4_2 = c_loc(x)
     end function
     type(c_ptr) function c_loc_i4(x)
         integer(c_int32_t), intent(in), target, contiguous :: x(..)

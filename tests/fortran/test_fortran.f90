@@ -1,7 +1,7 @@
 ! The Fortran module `tdls` against LAPACK's own sgesv / dgesv, called from
 ! Fortran: tdls_gesv (B(n,nrhs,batch) and B(n,batch)), tdls_getrf,
 ! tdls_getrs and tdls_solve on batches with singular systems, real(4) and
-! real(8); pivots and info equal LAPACK's, factors close, backward error of X
+! real(8), and complex(8) / complex(4) against zgesv / cgesv; pivots and info equal LAPACK's, factors close, backward error of X
 ! within LAPACK's test ratio, B untouched for a singular system, getrf +
 ! getrs = gesv and solve = gesv bit for bit, solve's A unwritten. Then the enum values against the library's names, the bind(c)
 ! interfaces with a handle, and failures with `status`: a status, a message,
@@ -23,6 +23,18 @@ module checks
             import :: c_int32_t, c_float
             integer(c_int32_t), intent(in) :: n, nrhs, lda, ldb
             real(c_float), intent(inout) :: a(lda, *), b(ldb, *)
+            integer(c_int32_t), intent(out) :: ipiv(*), info
+        end subroutine
+        subroutine zgesv(n, nrhs, a, lda, ipiv, b, ldb, info)
+            import :: c_int32_t, c_double_complex
+            integer(c_int32_t), intent(in) :: n, nrhs, lda, ldb
+            complex(c_double_complex), intent(inout) :: a(lda, *), b(ldb, *)
+            integer(c_int32_t), intent(out) :: ipiv(*), info
+        end subroutine
+        subroutine cgesv(n, nrhs, a, lda, ipiv, b, ldb, info)
+            import :: c_int32_t, c_float_complex
+            integer(c_int32_t), intent(in) :: n, nrhs, lda, ldb
+            complex(c_float_complex), intent(inout) :: a(lda, *), b(ldb, *)
             integer(c_int32_t), intent(out) :: ipiv(*), info
         end subroutine
     end interface
@@ -56,6 +68,24 @@ contains
         if (ratio /= ratio) ratio = huge(ratio)
     end function
 
+    !> The same ratio for a complex system (moduli in the norms).
+    real(c_double) function backward_ratio_z(A, x, b, eps) result(ratio)
+        complex(c_double_complex), intent(in) :: A(:, :), x(:), b(:)
+        real(c_double), intent(in) :: eps
+        complex(c_double_complex) :: r(size(x))
+        real(c_double) :: anorm, xnorm
+        integer :: i, n
+        n = size(x)
+        r = b - matmul(A, x)
+        anorm = 0
+        do i = 1, n
+            anorm = max(anorm, sum(abs(A(i, :))))
+        end do
+        xnorm = maxval(abs(x))
+        ratio = maxval(abs(r))/(anorm*xnorm*n*eps)
+        if (ratio /= ratio) ratio = huge(ratio)
+    end function
+
 end module checks
 
 program test_fortran
@@ -63,7 +93,7 @@ program test_fortran
     use tdls
     use checks
     implicit none
-    integer, parameter :: orders(7) = [1, 2, 3, 5, 8, 17, 40], kinds = 6, expected_systems = 7*2*2*kinds
+    integer, parameter :: orders(7) = [1, 2, 3, 5, 8, 17, 40], kinds = 6, expected_systems = 7*(2*2 + 2)*kinds
     integer :: i, systems, singular, controls
 
     systems = 0
@@ -75,16 +105,18 @@ program test_fortran
         call check_double(orders(i), 3)
         call check_single(orders(i), 1)
         call check_single(orders(i), 3)
+        call check_complex8(orders(i), 2)
+        call check_complex4(orders(i), 1)
     end do
     call check(systems == expected_systems, 'every system of every configuration was checked')
     call check(singular == expected_systems/3, 'a third of the systems were singular')
     call check_library()
     call check_failures()
-    call check(controls == 83, 'every negative control ran')
+    call check(controls == 90, 'every negative control ran')
 
     print '(a, i0, a, i0, a, i0, a)', 'test_fortran: ', passed, ' of ', passed + failed, ' checks passed (', &
         systems, ' systems against LAPACK)'
-    if (failed /= 0 .or. passed /= 1143) error stop 1 ! the checks this program makes, all of them
+    if (failed /= 0 .or. passed /= 1493) error stop 1 ! the checks this program makes, all of them
 
 contains
 
@@ -185,6 +217,125 @@ contains
         Y(1, 1, 1) = nearest(Y(1, 1, 1), 1.0_c_double)
         call check(.not. all(Y(:, :, 1) == X(:, :, 1)), trim(where)//': control: a changed solution is seen')
         controls = controls + 2
+    end subroutine
+
+    !> make_batch for complex: both parts random in [-1, 1], the same kinds.
+    subroutine make_batch_z(n, A)
+        integer, intent(in) :: n
+        complex(c_double_complex), intent(out) :: A(:, :, :)
+        real(c_double) :: re(size(A, 1), size(A, 2), size(A, 3)), im(size(A, 1), size(A, 2), size(A, 3))
+        call make_batch(n, re)
+        call random_number(im)
+        im = 2*im - 1
+        A = cmplx(re, im, c_double_complex)
+        A(:, n/2 + 1, 2) = 0
+        A(:, :, 5) = 0
+    end subroutine
+
+    !> complex(8): tdls_gesv against zgesv (info, pivots, factors, backward
+    !> error, B kept where singular), getrf + getrs and solve = gesv bit for bit.
+    subroutine check_complex8(n, nrhs)
+        integer, intent(in) :: n, nrhs
+        complex(c_double_complex) :: A(n, n, kinds), B(n, nrhs, kinds), LU(n, n, kinds), X(n, nrhs, kinds)
+        complex(c_double_complex) :: F(n, n, kinds), Y(n, nrhs, kinds), G(n, n), W(n, nrhs)
+        real(c_double) :: Bre(n, nrhs, kinds), Bim(n, nrhs, kinds)
+        integer(c_int32_t) :: ipiv(n, kinds), ipivf(n, kinds), info(kinds), infof(kinds)
+        integer(c_int32_t) :: lapack_ipiv(n), lapack_info
+        real(c_double), parameter :: eps = epsilon(1.0_c_double)
+        real(c_double) :: ratio, worst_factor
+        character(len=64) :: where
+        integer :: s, k
+        integer(c_int) :: status
+
+        write (where, '(a, i0, a, i0)') 'complex(8) n = ', n, ', nrhs = ', nrhs
+        call make_batch_z(n, A)
+        call random_number(Bre)
+        call random_number(Bim)
+        B = cmplx(Bre, Bim, c_double_complex)
+        LU = A
+        X = B
+        call tdls_gesv(LU, ipiv, X, info, status)
+        call check(status == TDLS_SUCCESS, trim(where)//': tdls_gesv status')
+        do s = 1, kinds
+            G = A(:, :, s)
+            W = B(:, :, s)
+            call zgesv(n, nrhs, G, n, lapack_ipiv, W, n, lapack_info)
+            call check(info(s) == lapack_info, trim(where)//': info equals zgesv''s')
+            call check(all(ipiv(:, s) == lapack_ipiv), trim(where)//': pivots equal zgesv''s')
+            worst_factor = maxval(abs(LU(:, :, s) - G))/(max(1.0_c_double, maxval(abs(G)))*n*eps)
+            call check(worst_factor <= 64, trim(where)//': factors close to zgesv''s')
+            if (lapack_info > 0) then
+                call check(all(X(:, :, s) == B(:, :, s)), trim(where)//': singular system keeps B')
+                singular = singular + 1
+            else
+                do k = 1, nrhs
+                    ratio = backward_ratio_z(A(:, :, s), X(:, k, s), B(:, k, s), eps)
+                    call check(ratio <= 30, trim(where)//': backward error')
+                end do
+            end if
+            systems = systems + 1
+        end do
+        ! Negative control: a solution with its imaginary parts dropped fails.
+        ratio = backward_ratio_z(A(:, :, 1), cmplx(real(X(:, 1, 1)), 0, c_double_complex), B(:, 1, 1), eps)
+        call check(ratio > 30, trim(where)//': control: the real part alone fails the backward error')
+        controls = controls + 1
+
+        F = A
+        call tdls_getrf(F, ipivf, infof)
+        call check(all(F == LU) .and. all(ipivf == ipiv) .and. all(infof == info), trim(where)//': getrf = gesv')
+        Y = B
+        call tdls_getrs(F, ipivf, Y)
+        do s = 1, kinds
+            if (info(s) == 0) call check(all(Y(:, :, s) == X(:, :, s)), trim(where)//': getrs = gesv')
+        end do
+        F = A
+        Y = B
+        infof = -7
+        call tdls_solve(F, Y, infof, status)
+        call check(status == TDLS_SUCCESS .and. all(F == A), trim(where)//': tdls_solve leaves A as it was')
+        call check(all(Y == X) .and. all(infof == info), trim(where)//': tdls_solve = gesv')
+    end subroutine
+
+    !> complex(4), one right-hand side as B(n, batch): against cgesv.
+    subroutine check_complex4(n, nrhs)
+        integer, intent(in) :: n, nrhs
+        complex(c_double_complex) :: A8(n, n, kinds)
+        complex(c_float_complex) :: A(n, n, kinds), B(n, kinds), LU(n, n, kinds), X(n, kinds), G(n, n), W(n, 1)
+        real(c_float) :: Bre(n, kinds), Bim(n, kinds)
+        integer(c_int32_t) :: ipiv(n, kinds), info(kinds), lapack_ipiv(n), lapack_info
+        real(c_double), parameter :: eps = epsilon(1.0_c_float)
+        real(c_double) :: ratio
+        character(len=64) :: where
+        integer :: s
+        integer(c_int) :: status
+
+        write (where, '(a, i0, a, i0)') 'complex(4) n = ', n, ', nrhs = ', nrhs
+        call make_batch_z(n, A8)
+        A = cmplx(A8, kind=c_float_complex)
+        call random_number(Bre)
+        call random_number(Bim)
+        B = cmplx(Bre, Bim, c_float_complex)
+        LU = A
+        X = B
+        call tdls_gesv(LU, ipiv, X, info, status)
+        call check(status == TDLS_SUCCESS, trim(where)//': tdls_gesv status')
+        do s = 1, kinds
+            G = A(:, :, s)
+            W(:, 1) = B(:, s)
+            call cgesv(n, 1, G, n, lapack_ipiv, W, n, lapack_info)
+            call check(info(s) == lapack_info .and. all(ipiv(:, s) == lapack_ipiv), &
+                       trim(where)//': info and pivots equal cgesv''s')
+            if (lapack_info > 0) then
+                call check(all(X(:, s) == B(:, s)), trim(where)//': singular system keeps B')
+                singular = singular + 1
+            else
+                ratio = backward_ratio_z(cmplx(A(:, :, s), kind=c_double_complex), &
+                                         cmplx(X(:, s), kind=c_double_complex), cmplx(B(:, s), kind=c_double_complex), eps)
+                call check(ratio <= 30, trim(where)//': backward error')
+            end if
+            systems = systems + 1
+        end do
+        if (nrhs /= 1) error stop 'check_complex4 takes one right-hand side'
     end subroutine
 
     subroutine check_single(n, nrhs)
