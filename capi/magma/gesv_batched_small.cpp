@@ -1,4 +1,4 @@
-// magma_sgesv_batched_small and magma_dgesv_batched_small over
+// magma_{s,d,c,z}gesv_batched_small over
 // tdls_batched_gesv_ptr. Compiled twice: magma_int_t = int (libtdls_magma)
 // and = long long (libtdls_magma64, MAGMA_ILP64). libtdls stores int32
 // pivots and verdicts: the 32-bit build hands the caller's arrays through,
@@ -125,6 +125,28 @@ magma_int_t magma_dgesv_batched_small(magma_int_t n, magma_int_t nrhs, double** 
                                       magma_int_t* dinfo_array, magma_int_t batchCount, magma_queue_t queue) {
     return tdls::magma::gesv_batched_small(n, nrhs, dA_array, ldda, dipiv_array, dB_array, lddb, dinfo_array,
                                            batchCount, queue);
+}
+
+// MAGMA's complex types are two consecutive reals, as std::complex.
+static_assert(sizeof(magmaFloatComplex) == sizeof(tdls::complex_float) &&
+              sizeof(magmaDoubleComplex) == sizeof(tdls::complex_double));
+
+magma_int_t magma_cgesv_batched_small(magma_int_t n, magma_int_t nrhs, magmaFloatComplex** dA_array,
+                                      magma_int_t ldda, magma_int_t** dipiv_array, magmaFloatComplex** dB_array,
+                                      magma_int_t lddb, magma_int_t* dinfo_array, magma_int_t batchCount,
+                                      magma_queue_t queue) {
+    return tdls::magma::gesv_batched_small(n, nrhs, reinterpret_cast<tdls::complex_float**>(dA_array), ldda,
+                                           dipiv_array, reinterpret_cast<tdls::complex_float**>(dB_array), lddb,
+                                           dinfo_array, batchCount, queue);
+}
+
+magma_int_t magma_zgesv_batched_small(magma_int_t n, magma_int_t nrhs, magmaDoubleComplex** dA_array,
+                                      magma_int_t ldda, magma_int_t** dipiv_array, magmaDoubleComplex** dB_array,
+                                      magma_int_t lddb, magma_int_t* dinfo_array, magma_int_t batchCount,
+                                      magma_queue_t queue) {
+    return tdls::magma::gesv_batched_small(n, nrhs, reinterpret_cast<tdls::complex_double**>(dA_array), ldda,
+                                           dipiv_array, reinterpret_cast<tdls::complex_double**>(dB_array), lddb,
+                                           dinfo_array, batchCount, queue);
 }
 
 } // extern "C"

@@ -1,14 +1,17 @@
 /*
  * libtdls: MAGMA-compatible batched small solvers. A program written for
- * MAGMA's magma_?gesv_batched_small links libtdls_magma (magma_int_t = int)
+ * MAGMA's magma_?gesv_batched_small (s, d, c, z) links libtdls_magma (magma_int_t = int)
  * or libtdls_magma64 (magma_int_t = long long, MAGMA's ILP64 build) instead,
  * or before, libmagma. CMake: find_package(tdls) -> tdls::magma, tdls::magma64.
  *
  * Types: when MAGMA's own magma_types.h was included first (it defines
- * MAGMA_TYPES_H), its magma_int_t and magma_queue_t are used; otherwise this
- * header declares the same ones: magma_int_t is int, or long long under
- * MAGMA_ILP64 or MKL_ILP64 (MAGMA's own rule), and magma_queue_t an opaque
- * struct magma_queue*. Valid C99 and C++.
+ * MAGMA_TYPES_H), its magma_int_t, magma_queue_t, magmaFloatComplex and
+ * magmaDoubleComplex are used; otherwise this header declares the same ones:
+ * magma_int_t is int, or long long under MAGMA_ILP64 or MKL_ILP64 (MAGMA's
+ * own rule), magma_queue_t an opaque struct magma_queue*, and the complex
+ * types two consecutive reals {x = real part, y = imaginary part}, the
+ * layout of MAGMA's (cuFloatComplex / hipFloatComplex, ...), of C99 float
+ * _Complex and of std::complex<float>. Valid C99 and C++.
  *
  * Semantics are MAGMA's: column-major, pointer arrays, on return A_s holds
  * the LU factors, dipiv_array[s] LAPACK's 1-based pivots, dinfo_array[s] the
@@ -83,6 +86,12 @@ typedef long long int magma_int_t;
 typedef int magma_int_t;
 #endif
 typedef struct magma_queue* magma_queue_t;
+typedef struct tdls_magma_float_complex {
+    float x, y;
+} magmaFloatComplex;
+typedef struct tdls_magma_double_complex {
+    double x, y;
+} magmaDoubleComplex;
 #endif
 
 #ifndef MAGMA_SUCCESS
@@ -123,6 +132,20 @@ TDLS_MAGMA_API magma_int_t magma_dgesv_batched_small(magma_int_t n, magma_int_t 
                                                      double** dB_array, magma_int_t lddb,
                                                      magma_int_t* dinfo_array, magma_int_t batchCount,
                                                      magma_queue_t queue);
+
+/** The same in single-precision complex (pivots: LAPACK's |re| + |im|, as cgesv). */
+TDLS_MAGMA_API magma_int_t magma_cgesv_batched_small(magma_int_t n, magma_int_t nrhs,
+                                                     magmaFloatComplex** dA_array, magma_int_t ldda,
+                                                     magma_int_t** dipiv_array, magmaFloatComplex** dB_array,
+                                                     magma_int_t lddb, magma_int_t* dinfo_array,
+                                                     magma_int_t batchCount, magma_queue_t queue);
+
+/** The same in double-precision complex (as zgesv). */
+TDLS_MAGMA_API magma_int_t magma_zgesv_batched_small(magma_int_t n, magma_int_t nrhs,
+                                                     magmaDoubleComplex** dA_array, magma_int_t ldda,
+                                                     magma_int_t** dipiv_array, magmaDoubleComplex** dB_array,
+                                                     magma_int_t lddb, magma_int_t* dinfo_array,
+                                                     magma_int_t batchCount, magma_queue_t queue);
 
 #ifdef __cplusplus
 }

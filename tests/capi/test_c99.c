@@ -4,15 +4,17 @@
  * through tdls_batched_gesv (column- and row-major) and tdls_batched_getrf /
  * tdls_batched_getrs. Every matrix has power-of-two pivots and dyadic
  * multipliers, so every factor and solution is exact in floating point and
- * compared with ==. Prints each failure and how many checks passed; returns
+ * compared with ==; complex systems through C99's _Complex types too. Prints each failure and how many checks passed; returns
  * nonzero unless all EXPECTED_CHECKS checks ran and passed.
  */
 #include <tdls/tdls.h>
 
+#include <complex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#define EXPECTED_CHECKS 90
+#define EXPECTED_CHECKS 96
 
 static int passed = 0;
 static int failed = 0;
@@ -252,6 +254,35 @@ static void invalid_call(void) {
           "lda < n: an operand was written");
 }
 
+/* Complex through C99's double _Complex and float _Complex (TDLS_COMPLEX128
+ * and TDLS_COMPLEX64): A = [0 2; 1+i 0], b = (6i, 2), x = (1 - i, 3i), every
+ * step exact (the pivots 2 and 1 + i, whose reciprocal (1 - i) / 2 is exact).
+ * Column-major: the pivot of column 0 is row 2 (|1| + |1| = 2 against 0). */
+static void gesv_complex(void) {
+    double _Complex A[4] = {0, 1 + I, 2, 0}, B[2] = {6 * I, 2};
+    double _Complex At[4] = {0, 2, 1 + I, 0}, Bt[2] = {6 * I, 2}; /* row-major: the same system */
+    float _Complex Af[4] = {0, 1 + I, 2, 0}, Bf[2] = {6 * I, 2};
+    int32_t ipiv[2] = {-7, -7}, info = -1;
+    tdls_status_t status =
+        tdls_batched_gesv(NULL, TDLS_COMPLEX128, TDLS_COL_MAJOR, 2, 1, A, 2, 4, ipiv, 2, B, 2, 2, &info, 1);
+    CHECK(status == TDLS_SUCCESS && info == 0, "complex double: status %d, info %d", (int)status, (int)info);
+    CHECK(B[0] == 1 - I && B[1] == 3 * I, "complex double: x = (%g%+gi, %g%+gi)", creal(B[0]), cimag(B[0]),
+          creal(B[1]), cimag(B[1]));
+    CHECK(ipiv[0] == 2 && ipiv[1] == 2, "complex double: pivots %d %d", (int)ipiv[0], (int)ipiv[1]);
+    CHECK(A[0] == 1 + I && A[2] == 0 && A[3] == 2, "complex double: U = [%g%+gi %g; . %g]", creal(A[0]),
+          cimag(A[0]), creal(A[2]), creal(A[3]));
+    info = -1;
+    status = tdls_batched_gesv(NULL, TDLS_COMPLEX128, TDLS_ROW_MAJOR, 2, 1, At, 2, 4, NULL, 2, Bt, 1, 2, &info, 1);
+    CHECK(status == TDLS_SUCCESS && info == 0 && Bt[0] == 1 - I && Bt[1] == 3 * I,
+          "complex double, row-major: status %d, info %d, x = (%g%+gi, %g%+gi)", (int)status, (int)info,
+          creal(Bt[0]), cimag(Bt[0]), creal(Bt[1]), cimag(Bt[1]));
+    info = -1;
+    status = tdls_batched_gesv(NULL, TDLS_COMPLEX64, TDLS_COL_MAJOR, 2, 1, Af, 2, 4, NULL, 2, Bf, 2, 2, &info, 1);
+    CHECK(status == TDLS_SUCCESS && info == 0 && Bf[0] == 1 - I && Bf[1] == 3 * I,
+          "complex float: status %d, info %d, x = (%g%+gi, %g%+gi)", (int)status, (int)info, crealf(Bf[0]),
+          cimagf(Bf[0]), crealf(Bf[1]), cimagf(Bf[1]));
+}
+
 int main(void) {
     int major = -1, minor = -1, patch = -1;
     tdls_get_version(&major, &minor, &patch);
@@ -264,6 +295,7 @@ int main(void) {
     getrf_getrs_column_major();
     getrf_getrs_row_major();
     gesv_single();
+    gesv_complex();
     invalid_call();
 
     printf("test_c99: %d checks passed, %d failed, %d expected\n", passed, failed, EXPECTED_CHECKS);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libtdls_magma(64).so exports exactly MAGMA's two entry points, under its
+# libtdls_magma(64).so exports exactly MAGMA's four entry points, under its
 # SONAME: any other magma_* symbol would shadow libmagma's own.
 # Usage: check_magma_exports.sh <library> <expected SONAME>
 set -euo pipefail
@@ -12,6 +12,6 @@ soname=$(objdump -p "$library" | awk '$1 == "SONAME" {print $2}')
 
 mapfile -t symbols < <(nm -D --defined-only "$library" | awk '{print $3}' | sed 's/@.*//' |
                        grep -v '^TDLS_MAGMA_0$' | sort)
-expected=(magma_dgesv_batched_small magma_sgesv_batched_small)
+expected=(magma_cgesv_batched_small magma_dgesv_batched_small magma_sgesv_batched_small magma_zgesv_batched_small)
 [[ "${symbols[*]}" == "${expected[*]}" ]] || fail "exports '${symbols[*]}', expected '${expected[*]}'"
 echo "check_magma_exports: $library exports ${symbols[*]}; SONAME $soname"

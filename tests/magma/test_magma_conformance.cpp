@@ -42,6 +42,19 @@ magma_int_t magma_gesv(magma_int_t n, magma_int_t nrhs, double** A, magma_int_t 
                        magma_queue_t queue) {
     return magma_dgesv_batched_small(n, nrhs, A, ldda, ipiv, B, lddb, info, batch, queue);
 }
+// Complex: std::complex arrays handed over as MAGMA's types (two reals each).
+magma_int_t magma_gesv(magma_int_t n, magma_int_t nrhs, tdls::complex_float** A, magma_int_t ldda,
+                       magma_int_t** ipiv, tdls::complex_float** B, magma_int_t lddb, magma_int_t* info,
+                       magma_int_t batch, magma_queue_t queue) {
+    return magma_cgesv_batched_small(n, nrhs, reinterpret_cast<magmaFloatComplex**>(A), ldda, ipiv,
+                                     reinterpret_cast<magmaFloatComplex**>(B), lddb, info, batch, queue);
+}
+magma_int_t magma_gesv(magma_int_t n, magma_int_t nrhs, tdls::complex_double** A, magma_int_t ldda,
+                       magma_int_t** ipiv, tdls::complex_double** B, magma_int_t lddb, magma_int_t* info,
+                       magma_int_t batch, magma_queue_t queue) {
+    return magma_zgesv_batched_small(n, nrhs, reinterpret_cast<magmaDoubleComplex**>(A), ldda, ipiv,
+                                     reinterpret_cast<magmaDoubleComplex**>(B), lddb, info, batch, queue);
+}
 
 /// Calls with the batch's own arrays and leading dimensions.
 template <typename T>
@@ -95,7 +108,7 @@ void check_against_lapack(int n, int nrhs, Tally& tally) {
 
     // Negative controls on system 0 (uniform) and 1 (singular).
     const auto lapack = capi_test::lapack_oracle(set.A[0], n, set.B[0], nrhs, TDLS_COL_MAJOR);
-    constexpr double eps = std::numeric_limits<T>::epsilon();
+    constexpr double eps = std::numeric_limits<capi_test::real_of<T>>::epsilon();
     if (n >= 2) {
         const std::vector<magma_int_t> ours = batch.ipiv(0);
         const std::vector<std::int32_t> pivots(ours.begin(), ours.end());
@@ -108,7 +121,7 @@ void check_against_lapack(int n, int nrhs, Tally& tally) {
                                     capi_test::perturbed(batch.B(0), 1000.0 * n * n * eps), set.B[0],
                                     nrhs) > tdls_test::backward_error_bound);
     MagmaBatch<T> touched(batch);
-    touched.dB_array[1][0] = std::nextafter(touched.dB_array[1][0], T(10));
+    touched.dB_array[1][0] = capi_test::next_up(touched.dB_array[1][0]);
     CHECK_FALSE(magma_test::same_bits(touched.B(1), set.B[1]));
     touched.dA_array[2][n] = T(0); // row n of column 0: padding inside ldda
     CHECK_FALSE(touched.guards_intact());
@@ -117,19 +130,21 @@ void check_against_lapack(int n, int nrhs, Tally& tally) {
 
 } // namespace
 
-TEST_CASE("magma_?gesv_batched_small solves like LAPACK ?gesv, per system", "[magma][lapack]") {
+TEST_CASE("magma_?gesv_batched_small (s, d, c, z) solves like LAPACK ?gesv, per system", "[magma][lapack]") {
     const std::vector<int> orders = {1, 2, 3, 4, 7, 8, 16, 17, 31, 32, 33, 64, 100};
     Tally tally;
     for (const int n : orders)
         for (const int nrhs : {1, 3}) {
             check_against_lapack<double>(n, nrhs, tally);
             check_against_lapack<float>(n, nrhs, tally);
+            check_against_lapack<tdls::complex_double>(n, nrhs, tally);
+            check_against_lapack<tdls::complex_float>(n, nrhs, tally);
         }
-    const int configurations = int(orders.size()) * 2 * 2;
+    const int configurations = int(orders.size()) * 2 * 4;
     CHECK(tally.systems == configurations * int(kinds.size()));
     CHECK(tally.singular == configurations * 3);
-    CHECK(tally.solutions == int(orders.size()) * 2 * (1 + 3) * 5);
-    CHECK(tally.controls >= configurations * 5 - 4);
+    CHECK(tally.solutions == int(orders.size()) * 4 * (1 + 3) * 5);
+    CHECK(tally.controls >= configurations * 5 - 2 * 4); // no pivot control at n = 1: 2 nrhs x 4 types
 }
 
 TEST_CASE("beyond MAGMA's small kernel: n up to 1024, any nrhs", "[magma][lapack]") {

@@ -35,6 +35,25 @@ int main(void) {
                 (long long)p0[1], (long long)p0[2], (long long)p1[0], (long long)p1[1], (long long)p1[2]);
         return 1;
     }
-    printf("consumer_magma: %d-byte magma_int_t, 2 systems solved\n", (int)sizeof(magma_int_t));
+    {
+        /* Complex double, MAGMA's magmaDoubleComplex {x, y}: A = [0 2; 1+i 0]
+         * column-major (lda 2), b = (6i, 2); x = (1 - i, 3i) exactly, and the
+         * pivot of column 0 is row 2 (|1| + |1| = 2 against 0). */
+        magmaDoubleComplex az[4] = {{0, 0}, {1, 1}, {2, 0}, {0, 0}};
+        magmaDoubleComplex bz[2] = {{0, 6}, {2, 0}};
+        magmaDoubleComplex* zA_array[1] = {az};
+        magmaDoubleComplex* zB_array[1] = {bz};
+        magma_int_t pz[2], zinfo[1] = {-1};
+        magma_int_t* zipiv_array[1] = {pz};
+        code = magma_zgesv_batched_small(2, 1, zA_array, 2, zipiv_array, zB_array, 2, zinfo, 1, NULL);
+        if (code != 0 || zinfo[0] != 0 || bz[0].x != 1 || bz[0].y != -1 || bz[1].x != 0 || bz[1].y != 3 ||
+            pz[0] != 2 || pz[1] != 2) {
+            fprintf(stderr, "consumer_magma: complex: code %lld, info %lld, x = (%g%+gi, %g%+gi), pivots %lld %lld\n",
+                    (long long)code, (long long)zinfo[0], bz[0].x, bz[0].y, bz[1].x, bz[1].y, (long long)pz[0],
+                    (long long)pz[1]);
+            return 1;
+        }
+    }
+    printf("consumer_magma: %d-byte magma_int_t, 2 real systems and 1 complex solved\n", (int)sizeof(magma_int_t));
     return 0;
 }

@@ -12,6 +12,9 @@ typedef int magma_int_t;
 typedef magma_int_t magma_device_t;
 struct magma_queue;
 typedef struct magma_queue* magma_queue_t;
+/* MAGMA's CUDA build: cuFloatComplex / cuDoubleComplex, CUDA's float2 / double2. */
+typedef struct { float x, y; } magmaFloatComplex;
+typedef struct { double x, y; } magmaDoubleComplex;
 
 #define MAGMA_SUCCESS 0
 #define MAGMA_ERR -100
