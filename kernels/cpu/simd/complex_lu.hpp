@@ -15,9 +15,10 @@
 // are bitwise equal (tests/simd/test_simd_complex.cpp); the library's
 // instances contract them into FMAs.
 //
-// Simpler than the real tiles (tile_lu.hpp): right-looking, whole rows
-// exchanged lane by lane, systems moved element by element. It serves every
-// order up to max_order; its speed is in docs/cpu_simd.md.
+// Simpler than the real tiles (tile_lu.hpp): left-looking with the rows of a
+// column in registers, whole rows exchanged lane by lane, systems moved
+// element by element. It serves every order up to max_order; its speed is in
+// docs/cpu_simd.md.
 #pragma once
 
 #include <algorithm>
@@ -36,9 +37,10 @@
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
 
 /// W complex systems of order n, split: element (i, j) of lane l has its real
-/// part at re[(j*n + i)*W + l] and its imaginary part at the same place of
-/// im; the pivot row of each step per lane; the right-hand sides, split the
-/// same way (entry i of column c of lane l at (c*n + i)*W + l).
+/// part at re(i, j)[l] and its imaginary part at im(i, j)[l], the two
+/// vectors side by side (one memory stream per element); columns ld()
+/// elements apart; the pivot row of each step per lane; the right-hand sides,
+/// split the same way (entry i of column c: rhs_re(i, c), rhs_im(i, c)).
 template <typename R, int W>
 class ComplexTile {
   public:
@@ -47,24 +49,34 @@ class ComplexTile {
     using M = typename L::M;
     using Index = typename L::Index;
 
+    /// The column stride in elements: at least n, and never a multiple of 256
+    /// bytes. Columns 4 KiB apart (n = 64 with 64-byte vectors) put row i of
+    /// every column in the same L1 set, and the left-looking update reads a
+    /// row across columns: that ran 2x slower with AVX-512 than with AVX2.
+    static int leading(int n) noexcept {
+        int ld = n;
+        while ((std::int64_t(ld) * 2 * W * sizeof(R)) % 256 == 0) ++ld;
+        return ld;
+    }
+
     ComplexTile(int n, int rhs_columns)
-        : n_(n), re_(std::size_t(n) * n * W), im_(re_.size()), pivot_(std::size_t(n) * W),
-          order_(std::size_t(n) * W), rhs_re_(std::size_t(n) * rhs_columns * W), rhs_im_(rhs_re_.size()) {}
+        : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * n * 2 * W), pivot_(std::size_t(n) * W),
+          order_(std::size_t(n) * W), rhs_(std::size_t(ld_) * rhs_columns * 2 * W) {}
 
     int order() const noexcept { return n_; }
-    R* re(int i, int j) noexcept { return re_.data() + (std::size_t(j) * n_ + i) * W; }
-    R* im(int i, int j) noexcept { return im_.data() + (std::size_t(j) * n_ + i) * W; }
+    R* re(int i, int j) noexcept { return a_.data() + (std::size_t(j) * ld_ + i) * 2 * W; }
+    R* im(int i, int j) noexcept { return re(i, j) + W; }
     Index* pivot(int k) noexcept { return pivot_.data() + std::size_t(k) * W; }
-    /// order(k)[l]: the original row of lane l at position k (the swap sequence applied).
+    /// row_at(k)[l]: the original row of lane l at position k (the swap sequence applied).
     Index* row_at(int k) noexcept { return order_.data() + std::size_t(k) * W; }
-    R* rhs_re(int i, int c) noexcept { return rhs_re_.data() + (std::size_t(c) * n_ + i) * W; }
-    R* rhs_im(int i, int c) noexcept { return rhs_im_.data() + (std::size_t(c) * n_ + i) * W; }
+    R* rhs_re(int i, int c) noexcept { return rhs_.data() + (std::size_t(c) * ld_ + i) * 2 * W; }
+    R* rhs_im(int i, int c) noexcept { return rhs_re(i, c) + W; }
 
   private:
-    int n_;
-    std::vector<R> re_, im_;
+    int n_, ld_;
+    std::vector<R> a_;
     std::vector<Index> pivot_, order_;
-    std::vector<R> rhs_re_, rhs_im_;
+    std::vector<R> rhs_;
 };
 
 /// A vector pair: W complex numbers.
@@ -120,9 +132,65 @@ inline void exchange_rows(ComplexTile<R, W>& t, int k) noexcept {
     }
 }
 
+/// Rows of a column updated together in registers by factor(): their
+/// accumulators (two vectors each) and the pivot row's element stay in
+/// registers across the steps k.
+template <int W, typename R>
+inline constexpr int row_block = 4;
+
+/// Column j, rows [first, first + Rows): every step k < min(i, j) applied
+/// to element (i, j), in increasing k (the engine's order), with the rows'
+/// running values in registers. Steps below `first` come from the rows
+/// above (final by then); the others from the block's own rows, final once
+/// their own steps are applied, in order.
+template <typename R, int W, int Rows>
+inline void update_rows(ComplexTile<R, W>& t, int j, int first) noexcept {
+    using L = Lanes<R, W>;
+    using V = typename L::V;
+    V re[Rows], im[Rows];
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+        re[r] = L::load(t.re(first + r, j));
+        im[r] = L::load(t.im(first + r, j));
+    }
+    const int shared = std::min(first, j); // steps every row of the block takes from above
+    for (int k = 0; k < shared; ++k) {
+        const V u_re = L::load(t.re(k, j)), u_im = L::load(t.im(k, j));
+        const R* l = t.re(first, k); // rows first.. of column k: real, imaginary, real, ...
+#pragma GCC unroll 8
+        for (int r = 0; r < Rows; ++r) {
+            const V lr = L::load(l + 2 * r * W), li = L::load(l + (2 * r + 1) * W);
+            re[r] = re[r] - (lr * u_re - li * u_im);
+            im[r] = im[r] - (lr * u_im + li * u_re);
+        }
+    }
+    // Steps first .. j - 1 that reach rows of this block: row k of the block
+    // is final once its own steps are in.
+#pragma GCC unroll 8
+    for (int kr = 0; kr < Rows - 1; ++kr) {
+        const int k = first + kr;
+        if (k >= j) break;
+#pragma GCC unroll 8
+        for (int r = kr + 1; r < Rows; ++r) {
+            const V lr = L::load(t.re(first + r, k)), li = L::load(t.im(first + r, k));
+            re[r] = re[r] - (lr * re[kr] - li * im[kr]);
+            im[r] = im[r] - (lr * im[kr] + li * re[kr]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+        L::store(t.re(first + r, j), re[r]);
+        L::store(t.im(first + r, j), im[r]);
+    }
+}
+
 /// Factors the tile in place (LAPACK's format: row k of the factors is the
 /// row at position k) with the pivot threshold tau; records each step's
-/// pivot row per lane. Returns LAPACK's info per lane.
+/// pivot row per lane. Returns LAPACK's info per lane. Left-looking, column
+/// by column: each element receives the engine's steps in the engine's order
+/// (whole rows are exchanged at each step, so a row's multipliers travel
+/// with its unreduced entries), so the factors are bitwise the right-looking
+/// engine's.
 template <typename R, int W>
 typename Lanes<R, W>::M factor(ComplexTile<R, W>& t, R tau) noexcept {
     using L = Lanes<R, W>;
@@ -130,10 +198,16 @@ typename Lanes<R, W>::M factor(ComplexTile<R, W>& t, R tau) noexcept {
     using M = typename L::M;
     using Index = typename L::Index;
     using S = Split<R, W>;
+    constexpr int RB = row_block<W, R>;
     const int n = t.order();
     const R floor = std::numeric_limits<R>::min(); // the C ABI's singular floor, the smallest normal number
     M info = L::splat_index(0);
     for (int k = 0; k < n; ++k) {
+        // Column k receives its steps: rows 1..k-1 become U, rows k.. the candidates.
+        int first = 1;
+        for (; first + RB <= n; first += RB) update_rows<R, W, RB>(t, k, first);
+        for (; first < n; ++first) update_rows<R, W, 1>(t, k, first);
+
         // The first largest |re| + |im| strictly below the diagonal (NaN never wins).
         const V in_place = L::magnitude(L::load(t.re(k, k))) + L::magnitude(L::load(t.im(k, k)));
         V best = L::splat(R(-1));
@@ -163,15 +237,6 @@ typename Lanes<R, W>::M factor(ComplexTile<R, W>& t, R tau) noexcept {
         const S reciprocal{singular ? one.re : inverse.re, singular ? one.im : inverse.im};
         for (int i = k + 1; i < n; ++i)
             store<R, W>(t.re(i, k), t.im(i, k), times<R, W>(load<R, W>(t.re(i, k), t.im(i, k)), reciprocal));
-        // a_ij - l_ik u_kj, column by column (each element's steps in order).
-        for (int j = k + 1; j < n; ++j) {
-            const S u = load<R, W>(t.re(k, j), t.im(k, j));
-            for (int i = k + 1; i < n; ++i) {
-                const S a = load<R, W>(t.re(i, j), t.im(i, j));
-                const S lu = times<R, W>(load<R, W>(t.re(i, k), t.im(i, k)), u);
-                store<R, W>(t.re(i, j), t.im(i, j), S{a.re - lu.re, a.im - lu.im});
-            }
-        }
     }
     return info;
 }
