@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/scalar_type.hpp"
+#include "lapack.hpp"
 #include "matrices.hpp"
 #include "norms.hpp"
 
@@ -666,25 +667,10 @@ Outcome<T> run_getrs(tdls_handle_t handle, const SystemSet<T>& set,
 
 // ---- LAPACK, the oracle ------------------------------------------------------
 
-// Complex LAPACKE: std::complex is layout-compatible with its complex types.
-inline lapack_complex_float* lapack_ptr(std::complex<float>* p) {
-    return reinterpret_cast<lapack_complex_float*>(p);
-}
-inline lapack_complex_double* lapack_ptr(std::complex<double>* p) {
-    return reinterpret_cast<lapack_complex_double*>(p);
-}
-inline const lapack_complex_float* lapack_ptr(const std::complex<float>* p) {
-    return reinterpret_cast<const lapack_complex_float*>(p);
-}
-inline const lapack_complex_double* lapack_ptr(const std::complex<double>* p) {
-    return reinterpret_cast<const lapack_complex_double*>(p);
-}
-inline lapack_int lapack_getrf(int n, std::complex<float>* a, lapack_int* ipiv) {
-    return LAPACKE_cgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
-}
-inline lapack_int lapack_getrf(int n, std::complex<double>* a, lapack_int* ipiv) {
-    return LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
-}
+// LAPACKE_?getrf of a packed n x n matrix and lapack_ptr (std::complex as
+// LAPACKE's complex types): the solver tests' own (tests/support/lapack.hpp).
+using tdls_test::lapack_getrf;
+using tdls_test::lapack_ptr;
 inline lapack_int lapack_gesv(int n, int nrhs, std::complex<float>* a, lapack_int* ipiv, std::complex<float>* b) {
     return LAPACKE_cgesv(LAPACK_COL_MAJOR, n, nrhs, lapack_ptr(a), n, ipiv, lapack_ptr(b), n);
 }
@@ -712,12 +698,6 @@ inline double lapack_rcond(bool transpose, int n, const std::complex<double>* lu
     double rcond = 0;
     LAPACKE_zgecon(LAPACK_COL_MAJOR, transpose ? 'I' : '1', n, lapack_ptr(lu), n, norm, &rcond);
     return rcond;
-}
-inline lapack_int lapack_getrf(int n, float* a, lapack_int* ipiv) {
-    return LAPACKE_sgetrf(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
-}
-inline lapack_int lapack_getrf(int n, double* a, lapack_int* ipiv) {
-    return LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
 }
 inline lapack_int lapack_gesv(int n, int nrhs, float* a, lapack_int* ipiv, float* b) {
     return LAPACKE_sgesv(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, n);

@@ -84,10 +84,8 @@ real_of<T> tiny_scale() {
 /// imaginary part (chosen by `which`), the other part a regular number.
 template <typename T>
 T special(real_of<T> v, std::uint64_t which, real_of<T> other = real_of<T>(0.5)) {
-    if constexpr (tdls::is_complex_scalar_v<T>)
-        return which % 2 ? T(other, v) : T(v, other);
-    else
-        return v;
+    const bool imaginary = tdls::is_complex_scalar_v<T> && which % 2; // a real T always holds v
+    return imaginary ? tdls_test::element<T>(other, v) : tdls_test::element<T>(v, other);
 }
 
 /// The stored matrix S (packed column-major) and B of one system.

@@ -36,15 +36,7 @@ namespace {
 
 using tdls::kernels::BatchCall;
 
-/// A real value as an element; a complex element takes a second value as its
-/// imaginary part.
-template <typename T>
-T element(double re, double im) {
-    if constexpr (tdls::is_complex_scalar_v<T>)
-        return T(tdls::real_type_t<T>(re), tdls::real_type_t<T>(im));
-    else
-        return T(re);
-}
+using tdls_test::element;
 using tdls::kernels::BatchForm;
 using tdls::kernels::Operation;
 namespace simd = tdls::kernels::cpu::simd::TDLS_SIMD_ISA;

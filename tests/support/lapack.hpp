@@ -34,6 +34,12 @@ inline lapack_complex_double* lapack_ptr(std::complex<double>* p) {
 inline lapack_complex_float* lapack_ptr(std::complex<float>* p) {
     return reinterpret_cast<lapack_complex_float*>(p);
 }
+inline const lapack_complex_double* lapack_ptr(const std::complex<double>* p) {
+    return reinterpret_cast<const lapack_complex_double*>(p);
+}
+inline const lapack_complex_float* lapack_ptr(const std::complex<float>* p) {
+    return reinterpret_cast<const lapack_complex_float*>(p);
+}
 inline lapack_int lapack_getrf(int n, std::complex<double>* a, lapack_int* ipiv) {
     return LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n, lapack_ptr(a), n, ipiv);
 }

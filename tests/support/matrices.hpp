@@ -36,16 +36,21 @@ inline const char* kind_name(Kind k) {
 
 inline constexpr Kind all_kinds[] = {Kind::Uniform, Kind::PivotHeavy, Kind::IllConditioned};
 
+/// The element (re, im) of T: a real T takes re alone.
+template <typename T>
+T element(double re, double im) {
+    if constexpr (tdls::is_complex_scalar_v<T>)
+        return T(tdls::real_type_t<T>(re), tdls::real_type_t<T>(im));
+    else
+        return T(re);
+}
+
 /// One draw of u: a real T from one draw, a complex T from two (real part
 /// first), so that complex systems have both parts everywhere.
 template <typename T, typename Rng>
 T draw(std::uniform_real_distribution<double>& u, Rng& rng) {
-    if constexpr (tdls::is_complex_scalar_v<T>) {
-        const double re = u(rng);
-        return T(typename T::value_type(re), typename T::value_type(u(rng)));
-    } else {
-        return T(u(rng));
-    }
+    const double re = u(rng);
+    return element<T>(re, tdls::is_complex_scalar_v<T> ? u(rng) : 0.0);
 }
 
 template <typename T>
