@@ -308,9 +308,7 @@ void complex_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
     const int n = int(ops.n);
     const bool solves = call.operation != Operation::Getrf && ops.nrhs > 0;
     // Right-hand sides in blocks of at most ~64 KiB per part.
-    const int block = solves ? int(std::max<std::int64_t>(
-                                   1, std::min<std::int64_t>(ops.nrhs, (64 << 10) / (std::int64_t(n) * W * sizeof(R)))))
-                             : 0;
+    const int block = solves ? rhs_block_columns(n, ops.nrhs, W * sizeof(R)) : 0;
     ComplexTile<R, W> t(n, block);
     const R tau = R(call.pivot_threshold);
 

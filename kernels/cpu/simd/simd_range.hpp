@@ -33,10 +33,7 @@ class RangeScratch {
     using Index = typename Lanes<T, W>::Index;
     static constexpr std::size_t alignment = 64;
     /// Right-hand sides are solved in blocks of at most ~64 KiB.
-    static int rhs_block(int n, std::int64_t nrhs) noexcept {
-        const std::int64_t fit = std::max<std::int64_t>(1, (64 << 10) / (std::int64_t(n) * W * sizeof(T)));
-        return int(std::max<std::int64_t>(1, std::min(nrhs, fit)));
-    }
+    static int rhs_block(int n, std::int64_t nrhs) noexcept { return rhs_block_columns(n, nrhs, W * sizeof(T)); }
 
     /// ld: the tile's padded column height; its padding rows start at zero.
     RangeScratch(int n, int ld, int rhs_columns)

@@ -11,6 +11,7 @@
 // nowhere.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "../../common/batch_accessor.hpp"
@@ -18,6 +19,14 @@
 #include "transpose.hpp"
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+/// Right-hand-side columns solved together: a block of at most ~64 KiB of
+/// `bytes_per_entry` per entry (one lane vector of n entries per column), at
+/// least one column, at most nrhs.
+inline int rhs_block_columns(int n, std::int64_t nrhs, std::int64_t bytes_per_entry) noexcept {
+    const std::int64_t fit = std::max<std::int64_t>(1, (64 << 10) / (std::int64_t(n) * bytes_per_entry));
+    return int(std::max<std::int64_t>(1, std::min(nrhs, fit)));
+}
 
 /// Where the systems of one tile live.
 template <typename T, int W>
