@@ -16,16 +16,16 @@ set(TDLS_INSTANCE_TYPES float double complex_float complex_double)
 set(TDLS_INSTANCE_LAYOUTS col row)
 
 # The types each backend compiles kernels for, a subset of the list above.
-# The CPU's one-system-per-thread kernel and the SIMD families take every
-# type (complex: kernels/cpu/simd/complex_lu.hpp, at order 0 only, below);
-# each SIMD family's blocked kernel past the tiles' 256 and the GPU plugins
-# take the real ones so far (issue 18). A complex call past 256 runs the
-# one-system-per-thread kernel; on a GPU it answers TDLS_ERROR_NOT_SUPPORTED
-# and names the CPU backend.
+# The CPU's one-system-per-thread kernel, the SIMD families (complex:
+# kernels/cpu/simd/complex_lu.hpp, at order 0 only, below) and the GPU
+# plugins (complex in tdls::ComplexPair, register and block kernels) take
+# every type; each SIMD family's blocked kernel past the tiles' 256 takes the
+# real ones so far (issue 18): a complex CPU call past 256 runs the
+# one-system-per-thread kernel.
 set(TDLS_CPU_TYPES ${TDLS_INSTANCE_TYPES})
 set(TDLS_SIMD_TYPES ${TDLS_INSTANCE_TYPES})
 set(TDLS_BLOCKED_TYPES float double)
-set(TDLS_GPU_TYPES float double)
+set(TDLS_GPU_TYPES ${TDLS_INSTANCE_TYPES})
 
 # CPU, one system per thread (the cooperative solver in a group of one):
 # only the dynamic solver, for TDLS_CPU_KERNEL=scalar (the SIMD families

@@ -29,6 +29,7 @@
 #include "gpu/block_driver.hpp"
 #include "gpu/once_per_device.hpp"
 #include "gpu/register_driver.hpp"
+#include "support/matrices.hpp"
 
 namespace {
 
@@ -73,8 +74,8 @@ struct Batch {
         info.assign(std::size_t(batch), -9);
         std::mt19937 random(seed);
         std::uniform_real_distribution<double> uniform(-1, 1);
-        for (T& a : A) a = T(uniform(random));
-        for (T& b : B) b = T(uniform(random));
+        for (T& a : A) a = tdls_test::draw<T>(uniform, random); // complex: both parts
+        for (T& b : B) b = tdls_test::draw<T>(uniform, random);
         std::fill(ipiv.begin(), ipiv.end(), -3);
         // Every fifth system is singular: a zero column (of the stored matrix) at a varying place.
         const tdls::kernels::BatchOperands ops = operands();
@@ -197,14 +198,17 @@ void emulate(GpuLaunch launch, const rt::Grid& grid, int block_threads, std::int
     }
 }
 
+// T is the host type of the batch; the drivers run in its device type, as the
+// plugins' kernels do (ComplexPair for std::complex).
 template <typename T, int N, int R, bool RowMajor>
 void run_register(const GpuLaunch& launch, const rt::Grid& grid) {
+    using D = tdls::kernels::device_scalar_t<T>;
     emulate(launch, grid, launch.plan.block_size, launch.plan.shared_memory_bytes,
             [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
                 std::vector<std::thread> lanes;
                 for (int t = 0; t < threads; ++t)
                     lanes.emplace_back([&, t] {
-                        tdls::kernels::gpu::RegisterDriver<T, N, R, RowMajor>::run(l, block, t, shared);
+                        tdls::kernels::gpu::RegisterDriver<D, N, R, RowMajor>::run(l, block, t, shared);
                     });
                 for (std::thread& lane : lanes) lane.join();
             });
@@ -212,6 +216,7 @@ void run_register(const GpuLaunch& launch, const rt::Grid& grid) {
 
 template <typename T, bool RowMajor>
 void run_block(const GpuLaunch& launch, const rt::Grid& grid) {
+    using D = tdls::kernels::device_scalar_t<T>;
     emulate(launch, grid, launch.block_plan.threads, launch.block_plan.shared_memory_bytes,
             [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
                 std::barrier<> barrier(threads);
@@ -220,7 +225,7 @@ void run_block(const GpuLaunch& launch, const rt::Grid& grid) {
                 for (int t = 0; t < threads; ++t)
                     lanes.emplace_back([&, t] {
                         auto my_sync = sync;
-                        tdls::kernels::gpu::BlockDriver<T, RowMajor>::run(l, block, t, shared, my_sync);
+                        tdls::kernels::gpu::BlockDriver<D, RowMajor>::run(l, block, t, shared, my_sync);
                     });
                 for (std::thread& lane : lanes) lane.join();
             });
@@ -346,6 +351,19 @@ TEST_CASE("register kernels on CPU threads match the CPU backend bitwise", "[gpu
     REQUIRE(cases == 5 * 21);
 }
 
+TEST_CASE("complex register kernels on CPU threads match the CPU backend bitwise", "[gpu][complex]") {
+    // The kernels' ComplexPair against the CPU backend's std::complex: the
+    // same products and quotients (tdls::product, tdls::quotient).
+    using tdls::complex_double;
+    using tdls::complex_float;
+    int cases = 0;
+    // H200: n = 8 complex double, one row per thread, 4 groups per warp.
+    cases += register_cases<complex_double, 8, 1, false>(devices::h200, 45);
+    // n = 11 complex float, row-major, on a wavefront of 64.
+    cases += register_cases<complex_float, 11, 1, true>(devices::mi250x_gcd, 50);
+    REQUIRE(cases == 2 * 21);
+}
+
 TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
     int cases = 0;
     // The matrix in shared memory: n = 40 double on an H200 (no register plan), n = 33 on MI250X.
@@ -356,6 +374,15 @@ TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]")
     small.shared_memory_per_block = 2048;
     cases += block_cases<double, true>(24, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
     REQUIRE(cases == 3 * 21);
+}
+
+TEST_CASE("complex block kernels on CPU threads match the CPU backend bitwise", "[gpu][complex]") {
+    int cases = 0;
+    cases += block_cases<tdls::complex_double, false>(40, devices::h200, 4, rt::MatrixPlace::Shared);
+    DeviceProperties small = devices::h200;
+    small.shared_memory_per_block = 2048;
+    cases += block_cases<tdls::complex_float, true>(21, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
+    REQUIRE(cases == 2 * 21);
 }
 
 TEST_CASE("a NULL entry of a device pointer array leaves that system untouched, info -1", "[gpu]") {
@@ -425,6 +452,28 @@ TEST_CASE("negative control: the solve's checks see a factor write-back and a mi
     // And a solve that solved nothing (B as it was) differs from the CPU's X.
     Batch<double> idle(8, 1, 12, BatchForm::Strided, false, 6);
     CHECK_FALSE(same_bits(idle.B, cpu.B));
+}
+
+TEST_CASE("negative control: the complex comparison sees imaginary parts", "[gpu][complex]") {
+    // The drivers solve the conjugate system (every imaginary part negated,
+    // real parts equal): a kernel that mishandled imaginary parts would look
+    // like this, and the comparison must see it in A and B.
+    using Z = tdls::complex_double;
+    const rt::Plan plan = rt::make_plan(8, TDLS_COMPLEX128, TDLS_COL_MAJOR, devices::h200);
+    Batch<Z> gpu(8, 1, 12, BatchForm::Strided, false, 8), cpu(8, 1, 12, BatchForm::Strided, false, 8);
+    REQUIRE(run_cpu(cpu, Operation::Gesv) == TDLS_SUCCESS);
+    for (Z& a : gpu.A) a = std::conj(a);
+    for (Z& b : gpu.B) b = std::conj(b);
+    GpuLaunch launch{};
+    launch.call.operands = gpu.operands();
+    launch.plan = plan;
+    run_register<Z, 8, 1, false>(launch, rt::make_grid(plan, 12, devices::h200));
+    CHECK_FALSE(same_bits(gpu.A, cpu.A));
+    CHECK_FALSE(same_bits(gpu.B, cpu.B));
+    CHECK(same_bits(gpu.info, cpu.info)); // the same singular systems
+    // Conjugated back, the solution is the CPU's: only the imaginary parts' signs differed.
+    for (Z& b : gpu.B) b = std::conj(b);
+    CHECK(same_bits(gpu.B, cpu.B));
 }
 
 TEST_CASE("negative control: a grid one system short is caught", "[gpu]") {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <iterator>
 
+#include <tdls/core/complex_pair.hpp>
 #include <tdls/core/math.hpp>
 #include <tdls/tdls.h>
 
@@ -59,6 +60,23 @@ template <>
 struct ScalarTraits<complex_double> {
     static constexpr DtypeInfo info{TDLS_COMPLEX128, 16, 8, true, "COMPLEX128", 'z'};
 };
+
+/// The type the GPU kernels compute a T in: T itself for a real type,
+/// ComplexPair (device-usable, same layout) for std::complex. The plugins key
+/// their tables by T; their kernels view the caller's buffers as
+/// device_scalar_t<T>.
+template <typename T>
+struct device_scalar {
+    using type = T;
+};
+template <typename R>
+struct device_scalar<std::complex<R>> {
+    using type = ComplexPair<R>;
+};
+template <typename T>
+using device_scalar_t = typename device_scalar<T>::type;
+static_assert(sizeof(device_scalar_t<complex_double>) == sizeof(complex_double) &&
+              alignof(device_scalar_t<complex_double>) <= alignof(complex_double));
 
 /// The C ABI value of T.
 template <typename T>

@@ -77,7 +77,7 @@ struct BlockDriver {
             copy_matrix(v, n, thread, plan.threads, matrix, true);
             block_barrier();
         }
-        const T tau = T(call.pivot_threshold);
+        const real_type_t<T> tau = static_cast<real_type_t<T>>(call.pivot_threshold);
         const std::int64_t nrhs = call.operation == Operation::Getrf ? 0 : ops.nrhs;
         int info;
         if (nrhs == 1) {

@@ -1,12 +1,16 @@
-// libtdls: the block kernels, one per type and layout (compiled as CUDA here
-// and as HIP through block_kernels.hip).
+// libtdls: the block kernels, one per type the GPU plugins take
+// (TDLS_GPU_TYPES of kernels/instances.cmake) and layout; compiled as CUDA
+// here and as HIP through block_kernels.hip.
+#include <tdls/generated/instances.hpp>
+
 #include "kernels.cuh"
 
-#define TDLS_GPU_INSTANTIATE_BLOCK(T, ROW_MAJOR)                                                             \
-    template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<T, ROW_MAJOR>(                       \
+using namespace tdls::scalar_names; // the type names of kernels/instances.cmake
+
+#define TDLS_GPU_INSTANTIATE_BLOCK(T)                                                                        \
+    template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<T, false>(                           \
+        const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, const tdls::kernels::gpu::LaunchSite&); \
+    template tdls::gpu_runtime::Error tdls::kernels::gpu::launch_block<T, true>(                            \
         const tdls::kernels::gpu::GpuLaunch&, const tdls::runtime::Grid&, const tdls::kernels::gpu::LaunchSite&);
-TDLS_GPU_INSTANTIATE_BLOCK(float, false)
-TDLS_GPU_INSTANTIATE_BLOCK(float, true)
-TDLS_GPU_INSTANTIATE_BLOCK(double, false)
-TDLS_GPU_INSTANTIATE_BLOCK(double, true)
+TDLS_GPU_TYPES(TDLS_GPU_INSTANTIATE_BLOCK)
 #undef TDLS_GPU_INSTANTIATE_BLOCK

@@ -3,6 +3,7 @@
 // (.cu) and as HIP (.hip including the same text).
 #pragma once
 
+#include "../common/scalar_type.hpp"
 #include "block_driver.hpp"
 #include "launchers.hpp"
 #include "once_per_device.hpp"
@@ -86,16 +87,18 @@ gpu_runtime::Error launch_grid(GpuLaunch launch, const runtime::Grid& grid, int 
     return gpu_runtime::success;
 }
 
+// The launchers take the plugin's table type T; the kernels compute in its
+// device type (ComplexPair for std::complex, scalar_type.hpp).
 template <typename T, int N, bool RowMajor>
 gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
-    return launch_grid<register_kernel<T, N, RowMajor>>(launch, grid, launch.plan.block_size,
-                                                        launch.plan.shared_memory_bytes, site);
+    return launch_grid<register_kernel<device_scalar_t<T>, N, RowMajor>>(launch, grid, launch.plan.block_size,
+                                                                         launch.plan.shared_memory_bytes, site);
 }
 
 template <typename T, bool RowMajor>
 gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
-    return launch_grid<block_kernel<T, RowMajor>>(launch, grid, launch.block_plan.threads,
-                                                  launch.block_plan.shared_memory_bytes, site);
+    return launch_grid<block_kernel<device_scalar_t<T>, RowMajor>>(launch, grid, launch.block_plan.threads,
+                                                                   launch.block_plan.shared_memory_bytes, site);
 }
 
 } // namespace tdls::kernels::gpu

@@ -60,7 +60,8 @@ struct RegisterDriver {
         }
         const std::int64_t nrhs = call.operation == Operation::Getrf ? 0 : ops.nrhs;
         const int info =
-            factor_and_solve(v, nrhs, writes_factors(call.operation), T(call.pivot_threshold), lane.tx, work);
+            factor_and_solve(v, nrhs, writes_factors(call.operation),
+                             static_cast<real_type_t<T>>(call.pivot_threshold), lane.tx, work);
         if (lane.tx == 0) ops.info[s] = info;
     }
 
@@ -114,7 +115,7 @@ struct RegisterDriver {
     /// store_factors false (tdls_batched_solve): the factors die in the
     /// registers, A and the pivots are only read.
     TDLS_HOST_DEVICE static int factor_and_solve(const SystemView<T>& v, std::int64_t nrhs, bool store_factors,
-                                                 T tau, int tx, T* work) {
+                                                 real_type_t<T> tau, int tx, T* work) {
         T rows[N * R];
         T rhs[R];
         int order[R]; // original index of the row at each of this thread's positions

@@ -362,7 +362,8 @@ def _solve_on_host(call_pointer, message, size):
 def _run(call):
     from tdls import _lib
 
-    dtype = np.float32 if call.dtype == _lib.FLOAT32 else np.float64
+    dtype = {_lib.FLOAT32: np.float32, _lib.FLOAT64: np.float64,
+             _lib.COMPLEX64: np.complex64, _lib.COMPLEX128: np.complex128}[call.dtype]
     n, nrhs, batch = call.n, call.nrhs, call.batch
     b_footprint = call.ldb * (n if call.row_major else nrhs)
     if call.form == POINTERS:

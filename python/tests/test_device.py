@@ -20,11 +20,11 @@ def test_the_standin_is_the_cuda_backend():
     assert tdls.backend_available("cpu")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
 @pytest.mark.parametrize("n", [1, 3, 8, 16, 33])
 def test_solve_on_the_device(rng, n, dtype):
     a = random_matrices(rng, (11, n, n), dtype)
-    b = rng.standard_normal((11, n, 2)).astype(dtype)
+    b = random_matrices(rng, (11, n, 2), dtype)
     da, db = on_device(a), on_device(b)
     x = tdls.solve(da, db)
     assert isinstance(x, standin_gpu.StandinArray) and x.shape == (11, n, 2) and x.dtype == dtype
@@ -36,6 +36,7 @@ def test_solve_on_the_device(rng, n, dtype):
     assert call.stream == standin_gpu.STREAM  # the array's current stream
     assert call.A == da.__cuda_array_interface__["data"][0]  # a itself: no copy
     assert call.n == n and call.nrhs == 2 and call.batch == 11 and call.row_major == 1
+    assert call.dtype == {np.float32: 0, np.float64: 1, np.complex64: 2, np.complex128: 3}[dtype]  # tdls.h
 
 
 def test_negative_control_nothing_solved_is_seen(rng):

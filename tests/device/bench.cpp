@@ -17,12 +17,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstdio>
 #include <functional>
 
 #include <tdls/check/backward_error.hpp>
 
 #include "cuda_support.hpp"
+#include "dtypes.hpp"
 #include "parallel.hpp"
 #include "random.hpp"
 #include "roofline.hpp"
@@ -51,6 +53,25 @@ cublasStatus_t getrs(cublasHandle_t h, int n, float* const* a, const int* ipiv, 
 cublasStatus_t getrs(cublasHandle_t h, int n, double* const* a, const int* ipiv, double* const* b, int* info,
                      int batch) {
     return cublasDgetrsBatched(h, CUBLAS_OP_N, n, 1, a, n, ipiv, b, n, info, batch);
+}
+// Complex: cuComplex and cuDoubleComplex are two consecutive reals, as
+// std::complex is (their 8- and 16-byte alignment holds for cudaMalloc'd
+// systems of whole elements).
+cublasStatus_t getrf(cublasHandle_t h, int n, std::complex<float>* const* a, int* ipiv, int* info, int batch) {
+    return cublasCgetrfBatched(h, n, reinterpret_cast<cuComplex* const*>(a), n, ipiv, info, batch);
+}
+cublasStatus_t getrf(cublasHandle_t h, int n, std::complex<double>* const* a, int* ipiv, int* info, int batch) {
+    return cublasZgetrfBatched(h, n, reinterpret_cast<cuDoubleComplex* const*>(a), n, ipiv, info, batch);
+}
+cublasStatus_t getrs(cublasHandle_t h, int n, std::complex<float>* const* a, const int* ipiv,
+                     std::complex<float>* const* b, int* info, int batch) {
+    return cublasCgetrsBatched(h, CUBLAS_OP_N, n, 1, reinterpret_cast<const cuComplex* const*>(a), n, ipiv,
+                               reinterpret_cast<cuComplex* const*>(b), n, info, batch);
+}
+cublasStatus_t getrs(cublasHandle_t h, int n, std::complex<double>* const* a, const int* ipiv,
+                     std::complex<double>* const* b, int* info, int batch) {
+    return cublasZgetrsBatched(h, CUBLAS_OP_N, n, 1, reinterpret_cast<const cuDoubleComplex* const*>(a), n, ipiv,
+                               reinterpret_cast<cuDoubleComplex* const*>(b), n, info, batch);
 }
 
 class Cublas {
@@ -135,10 +156,11 @@ template <typename T>
 BenchRow bench_one(const Context& context, const Cublas& cublas, std::int64_t n) {
     BenchRow row;
     row.n = n;
-    row.type = sizeof(T) == 4 ? "float" : "double";
+    const tdls_dtype_t dtype = tdls::kernels::dtype_of<T>;
+    row.dtype = dtype;
+    row.type = type_name(dtype);
     const std::int64_t batch = batch_size(n, sizeof(T));
     row.batch = batch;
-    const tdls_dtype_t dtype = sizeof(T) == 4 ? TDLS_FLOAT32 : TDLS_FLOAT64;
     const KernelModel predicted = model(n, dtype, context.device, h200_peaks, built_register_orders());
     row.predicted = predicted.bound;
     row.kernel = predicted.kernel;
@@ -146,11 +168,11 @@ BenchRow bench_one(const Context& context, const Cublas& cublas, std::int64_t n)
     std::vector<T> a(std::size_t(batch * n * n)), b(std::size_t(batch * n));
     const std::uint64_t seed = mix(std::uint64_t(n) * 31 + sizeof(T));
     parallel_for(std::int64_t(a.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
-        for (std::int64_t e = begin; e < end; ++e) a[std::size_t(e)] = uniform_pm1<T>(seed, std::uint64_t(e));
+        for (std::int64_t e = begin; e < end; ++e) a[std::size_t(e)] = value_pm1<T>(seed, std::uint64_t(e));
     });
     parallel_for(std::int64_t(b.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t e = begin; e < end; ++e)
-            b[std::size_t(e)] = uniform_pm1<T>(~seed, std::uint64_t(e));
+            b[std::size_t(e)] = value_pm1<T>(~seed, std::uint64_t(e));
     });
     const DeviceMemory a_pristine = to_device(a), b_pristine = to_device(b);
     DeviceMemory a_work(a_pristine.bytes()), b_work(b_pristine.bytes());
@@ -231,14 +253,15 @@ std::string BenchTotals::table() const {
     for (const BenchRow& r : rows) {
         const double tdls_rate = r.tdls_seconds > 0 ? double(r.batch) / r.tdls_seconds : 0;
         const double cublas_rate = r.cublas_seconds > 0 ? double(r.batch) / r.cublas_seconds : 0;
-        const std::size_t element = std::string(r.type) == "float" ? 4 : 8;
+        const std::size_t element = element_bytes(r.dtype);
         char line[640];
         std::snprintf(line, sizeof line,
                       "| %lld | %s | %lld | %s | %.4g | %.4g | %.3g | %.4g | %.3g | %.4g | %.4g | %.2g / %.2g | %s |\n",
                       (long long)r.n, r.type, (long long)r.batch, r.kernel.c_str(), tdls_rate, r.predicted,
                       r.predicted > 0 ? tdls_rate / r.predicted : 0.0, cublas_rate,
                       cublas_rate > 0 ? tdls_rate / cublas_rate : 0.0,
-                      tdls_rate * bytes_per_system(r.n, element) * 1e-9, tdls_rate * flops_per_system(r.n) * 1e-9,
+                      tdls_rate * bytes_per_system(r.n, element) * 1e-9,
+                      tdls_rate * flops_per_system(r.n, r.dtype) * 1e-9,
                       r.tdls_worst_ratio, r.cublas_worst_ratio, r.problem.empty() ? "ok" : r.problem.c_str());
         text += line;
     }
@@ -256,9 +279,12 @@ BenchTotals run_bench(const Context& context) {
                 "were absent; the cuBLAS columns read 0)\n");
 #endif
     for (std::int64_t n : orders)
-        for (int type = 0; type < 2; ++type) {
-            BenchRow row =
-                type == 0 ? bench_one<float>(context, cublas, n) : bench_one<double>(context, cublas, n);
+        for (tdls_dtype_t type : {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128}) {
+            BenchRow row = type == TDLS_FLOAT32   ? bench_one<float>(context, cublas, n)
+                           : type == TDLS_FLOAT64 ? bench_one<double>(context, cublas, n)
+                           : type == TDLS_COMPLEX64
+                               ? bench_one<std::complex<float>>(context, cublas, n)
+                               : bench_one<std::complex<double>>(context, cublas, n);
             std::printf("  n=%lld %s batch=%lld: tdls %.3f ms, cuBLAS %.3f ms%s%s\n", (long long)row.n,
                         row.type, (long long)row.batch, row.tdls_seconds * 1e3, row.cublas_seconds * 1e3,
                         row.problem.empty() ? "" : "; ", row.problem.c_str());

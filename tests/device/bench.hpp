@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include <tdls/tdls.h>
+
 #include "context.hpp"
 
 namespace tdls_device {
 
 struct BenchRow {
     std::int64_t n = 0;
+    tdls_dtype_t dtype = TDLS_FLOAT64;
     const char* type = "";
     std::int64_t batch = 0;
     double tdls_seconds = 0, cublas_seconds = 0; // medians

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <tdls/core/math.hpp>
+
 namespace tdls_device {
 
 struct Mismatch {
@@ -41,7 +43,14 @@ inline Scope padding_only() {
 template <typename E>
 std::string show(E value) {
     char text[96];
-    if constexpr (std::is_same_v<E, float>) {
+    if constexpr (tdls::is_complex_scalar_v<E>) {
+        std::string both = show(value.real()); // appended, not "(" + ...: GCC 12's -Wrestrict misfires there
+        both.insert(0, 1, '(');
+        both += ", ";
+        both += show(value.imag());
+        both += ')';
+        return both;
+    } else if constexpr (std::is_same_v<E, float>) {
         std::uint32_t bits;
         std::memcpy(&bits, &value, sizeof bits);
         std::snprintf(text, sizeof text, "%.9g (0x%08x)", double(value), unsigned(bits));
@@ -58,6 +67,15 @@ std::string show(E value) {
 template <typename E>
 bool same_bits(const E& x, const E& y) {
     return std::memcmp(&x, &y, sizeof(E)) == 0;
+}
+
+/// Whether a scalar is NaN: a complex one when either part is.
+template <typename E>
+bool is_nan(const E& x) {
+    if constexpr (tdls::is_complex_scalar_v<E>)
+        return std::isnan(x.real()) || std::isnan(x.imag());
+    else
+        return std::isnan(x);
 }
 
 /// The first element in scope whose bits differ between expected and actual
@@ -86,9 +104,9 @@ std::optional<Mismatch> compare_bits(const char* buffer, const std::vector<E>& e
                                     : scope.systems == nullptr || (std::size_t(s) < scope.systems->size() &&
                                                                    (*scope.systems)[std::size_t(s)]);
         if (!in_scope || same_bits(expected[p], actual[p])) continue;
-        if constexpr (std::is_floating_point_v<E>)
+        if constexpr (!std::is_integral_v<E>)
             if (s >= 0 && scope.nan_equal != nullptr && (*scope.nan_equal)[std::size_t(s)] &&
-                std::isnan(expected[p]) && std::isnan(actual[p]))
+                is_nan(expected[p]) && is_nan(actual[p]))
                 continue;
         if (count++ == 0) first = Mismatch{buffer, std::int64_t(p), s, show(expected[p]), show(actual[p]), 0};
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "dtypes.hpp"
 #include "random.hpp"
 
 namespace tdls_device {
@@ -73,7 +74,8 @@ void place_interleaved(OperandMap& m, std::int64_t batch, std::int64_t block, st
 
 std::string describe(const Case& c) {
     std::string text = name(c.operation);
-    text += c.dtype == TDLS_FLOAT32 ? " float" : " double";
+    text += ' ';
+    text += type_name(c.dtype);
     text += c.layout == TDLS_COL_MAJOR ? " col-major" : " row-major";
     text += " n=" + std::to_string(c.n);
     if (c.operation != Operation::getrf) text += " nrhs=" + std::to_string(c.nrhs);

@@ -32,7 +32,7 @@ std::vector<E> padded_buffer(const OperandMap& m) {
     return buffer;
 }
 
-/// The input of a case: A and B random in [-1, 1] (element (i, j) of system s
+/// The input of a case: A and B random in [-1, 1] (complex: both parts; element (i, j) of system s
 /// the same in every form and layout), every 7th A with a zero column; ipiv
 /// and info, outputs here, left as padding so an unwritten entry shows.
 template <typename T>
@@ -45,7 +45,7 @@ Images<T> make_input(const Case& c, const Geometry& g, std::uint64_t seed) {
             for (std::int64_t j = 0; j < n; ++j)
                 for (std::int64_t i = 0; i < n; ++i)
                     image.a[std::size_t(g.a.at(s, i, j))] =
-                        uniform_pm1<T>(seed, std::uint64_t((s * n + j) * n + i));
+                        value_pm1<T>(seed, std::uint64_t((s * n + j) * n + i));
             if (made_singular(s)) {
                 const std::int64_t k = zero_column(s, n);
                 for (std::int64_t i = 0; i < n; ++i) image.a[std::size_t(g.a.at(s, i, k))] = T(0);
@@ -53,7 +53,7 @@ Images<T> make_input(const Case& c, const Geometry& g, std::uint64_t seed) {
             for (std::int64_t k = 0; k < g.b.cols; ++k)
                 for (std::int64_t i = 0; i < n; ++i)
                     image.b[std::size_t(g.b.at(s, i, k))] =
-                        uniform_pm1<T>(~seed, std::uint64_t((s * g.b.cols + k) * n + i));
+                        value_pm1<T>(~seed, std::uint64_t((s * g.b.cols + k) * n + i));
         }
     });
     return image;

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include <tdls/core/math.hpp>
+
 namespace tdls_device {
 
 /// SplitMix64's finalizer: a bijection that spreads every input bit.
@@ -22,6 +24,19 @@ T uniform_pm1(std::uint64_t seed, std::uint64_t index) {
     const std::uint64_t bits = mix(mix(seed) ^ index);
     const double unit = double(bits >> 11) * 0x1p-53;
     return T(2.0 * unit - 1.0);
+}
+
+/// Element `index` of the stream: uniform_pm1 for a real T; for a complex
+/// one, both parts in [-1, 1), from the stream's elements 2 index and
+/// 2 index + 1.
+template <typename T>
+T value_pm1(std::uint64_t seed, std::uint64_t index) {
+    if constexpr (tdls::is_complex_scalar_v<T>) {
+        using R = tdls::real_type_t<T>;
+        return T(uniform_pm1<R>(seed, 2 * index), uniform_pm1<R>(seed, 2 * index + 1));
+    } else {
+        return uniform_pm1<T>(seed, index);
+    }
 }
 
 } // namespace tdls_device

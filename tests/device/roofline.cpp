@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "dtypes.hpp"
+
 namespace tdls_device {
 
 namespace {
@@ -45,19 +47,20 @@ double bytes_per_system(std::int64_t n, std::size_t element) {
     return double(2 * n * n * std::int64_t(element) + 2 * n * std::int64_t(element) + 4 * n + 4);
 }
 
-double flops_per_system(std::int64_t n) {
-    return 2.0 / 3.0 * double(n * n * n) + 2.0 * double(n * n);
+double flops_per_system(std::int64_t n, tdls_dtype_t dtype) {
+    return (is_complex(dtype) ? 4.0 : 1.0) * (2.0 / 3.0 * double(n * n * n) + 2.0 * double(n * n));
 }
 
 KernelModel model(std::int64_t n, tdls_dtype_t dtype, const tdls::runtime::DeviceProperties& device,
                   const Peaks& peaks, const std::vector<int>& register_orders) {
     KernelModel m;
     m.n = n;
-    const std::size_t element = dtype == TDLS_FLOAT32 ? 4 : 8;
-    m.type = element == 4 ? "float" : "double";
+    const std::size_t element = element_bytes(dtype);
+    m.type = type_name(dtype);
     m.bytes = bytes_per_system(n, element);
-    m.flops = flops_per_system(n);
-    const double peak_flops = element == 4 ? peaks.float_flops_per_second : peaks.double_flops_per_second;
+    m.flops = flops_per_system(n, dtype);
+    const double peak_flops =
+        real_bytes(dtype) == 4 ? peaks.float_flops_per_second : peaks.double_flops_per_second;
     const double memory_bound = peaks.bytes_per_second / m.bytes;
     const double compute_bound = peak_flops / m.flops;
     m.bound = std::min(memory_bound, compute_bound);
@@ -104,7 +107,7 @@ std::string model_table(const tdls::runtime::DeviceProperties& device, const Pea
     orders.push_back(128);
     orders.push_back(256);
     for (std::int64_t n : orders)
-        for (tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64}) {
+        for (tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128}) {
             const KernelModel m = model(n, dtype, device, peaks, full_register_orders());
             char line[512];
             std::snprintf(line, sizeof line,

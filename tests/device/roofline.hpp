@@ -32,8 +32,9 @@ inline constexpr Peaks h200_peaks{"H200 (4.8 TB/s, 67 TFLOP/s)", 4.8e12, 67e12, 
 /// info written (nrhs = 1).
 double bytes_per_system(std::int64_t n, std::size_t element);
 /// Flops of one gesv, nrhs = 1: 2/3 n^3 for the factorization, 2 n^2 for
-/// the two triangular solves.
-double flops_per_system(std::int64_t n);
+/// the two triangular solves; 4 times that for a complex type (LAPACK's
+/// count: a complex multiply-add is 4 real multiplies and 4 real adds).
+double flops_per_system(std::int64_t n, tdls_dtype_t dtype);
 
 struct KernelModel {
     std::int64_t n = 0;

@@ -1,8 +1,12 @@
 // The correctness sweep (see sweep.hpp).
 #include "sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "case_run.hpp"
 #include "random.hpp"
@@ -11,17 +15,36 @@ namespace tdls_device {
 
 namespace {
 
-/// The case that hosts the negative controls: the first gesv with a
+/// The case that hosts a type's negative controls: its first gesv with a
 /// right-hand side, a few rows and a singular system (system 6).
 bool hosts_controls(const Case& c) {
     return c.operation == Operation::gesv && c.nrhs > 0 && c.n >= 4 && c.batch >= 7;
+}
+
+/// run_case in the C++ type of the case's dtype.
+CaseOutcome run_case_of_type(const Context& context, const Case& c, std::uint64_t seed, Way way,
+                             cudaStream_t stream, bool with_controls, FailureLog& log) {
+    switch (c.dtype) {
+    case TDLS_FLOAT32:
+        return run_case<float>(context, c, seed, way, stream, with_controls, log);
+    case TDLS_FLOAT64:
+        return run_case<double>(context, c, seed, way, stream, with_controls, log);
+    case TDLS_COMPLEX64:
+        return run_case<std::complex<float>>(context, c, seed, way, stream, with_controls, log);
+    case TDLS_COMPLEX128:
+        return run_case<std::complex<double>>(context, c, seed, way, stream, with_controls, log);
+    }
+    log.add(describe(c) + ": no C++ type for dtype " + std::to_string(int(c.dtype)));
+    CaseOutcome failed;
+    failed.passed = false;
+    return failed;
 }
 
 } // namespace
 
 bool SweepTotals::passed() const {
     return cases_failed == 0 && failures.count == 0 && cases_run == cases_defined && cases_defined > 0 &&
-           controls_run == negative_control_count && controls_detected == controls_run;
+           controls_expected > 0 && controls_run == controls_expected && controls_detected == controls_run;
 }
 
 std::string SweepTotals::summary() const {
@@ -30,10 +53,10 @@ std::string SweepTotals::summary() const {
         line, sizeof line,
         "sweep %s: %lld/%lld cases run, %lld failed, %lld refused by design as predicted; %lld systems (%lld calls on the CUDA handle with "
         "a user stream, %lld on the NULL handle); %lld solutions checked, worst backward error ratio "
-        "%.3g (bound %.0f); negative controls %d/%d detected; %.1f s; %s",
+        "%.3g (bound %.0f); negative controls %d/%d detected (%d expected); %.1f s; %s",
         name(size), (long long)cases_run, (long long)cases_defined, (long long)cases_failed, (long long)cases_refused,
         (long long)systems, (long long)explicit_calls, (long long)default_calls, (long long)solutions_checked,
-        worst_ratio, tdls::check::backward_error_bound, controls_detected, controls_run, seconds,
+        worst_ratio, tdls::check::backward_error_bound, controls_detected, controls_run, controls_expected, seconds,
         passed() ? "PASS" : "FAIL");
     return line;
 }
@@ -51,18 +74,24 @@ SweepTotals run_sweep(const Context& context, SweepSize size) {
                 (long long)totals.cases_defined);
     std::fflush(stdout);
 
-    bool controls_done = false;
+    // Each type's checks are compiled apart (complex compares both parts):
+    // each type hosts the controls once.
+    std::vector<tdls_dtype_t> types, controls_done;
+    for (const Case& c : cases)
+        if (std::find(types.begin(), types.end(), c.dtype) == types.end()) types.push_back(c.dtype);
+    totals.controls_expected = negative_control_count * int(types.size());
+    const auto done = [&](tdls_dtype_t t) {
+        return std::find(controls_done.begin(), controls_done.end(), t) != controls_done.end();
+    };
     for (std::size_t index = 0; index < cases.size(); ++index) {
         const Case& c = cases[index];
         const Way way = index % 2 == 0 ? Way::explicit_handle : Way::default_context;
         const cudaStream_t stream = context.streams[totals.explicit_calls % 2];
-        const bool with_controls = !controls_done && hosts_controls(c);
+        const bool with_controls = !done(c.dtype) && hosts_controls(c);
         CaseOutcome outcome;
         try {
             const std::uint64_t seed = mix(0x7D15ull + index);
-            outcome = c.dtype == TDLS_FLOAT32
-                          ? run_case<float>(context, c, seed, way, stream, with_controls, totals.failures)
-                          : run_case<double>(context, c, seed, way, stream, with_controls, totals.failures);
+            outcome = run_case_of_type(context, c, seed, way, stream, with_controls, totals.failures);
         } catch (const CudaFailure& failure) {
             // A CUDA error may be sticky (the context is lost): stop here;
             // the floor on cases run fails the sweep.
@@ -78,9 +107,9 @@ SweepTotals run_sweep(const Context& context, SweepSize size) {
         if (!outcome.passed) ++totals.cases_failed;
         if (outcome.refused) ++totals.cases_refused;
         if (with_controls) {
-            controls_done = true;
-            totals.controls_run = outcome.controls.run;
-            totals.controls_detected = outcome.controls.detected;
+            controls_done.push_back(c.dtype);
+            totals.controls_run += outcome.controls.run;
+            totals.controls_detected += outcome.controls.detected;
             for (const std::string& missed : outcome.controls.missed)
                 totals.failures.add("negative control not detected: " + missed);
         }
@@ -91,7 +120,10 @@ SweepTotals run_sweep(const Context& context, SweepSize size) {
             std::fflush(stdout);
         }
     }
-    if (!controls_done) totals.failures.add("negative controls did not run: no case could host them");
+    for (tdls_dtype_t t : types)
+        if (!done(t))
+            totals.failures.add("negative controls of dtype " + std::to_string(int(t)) +
+                                " did not run: no case could host them");
     totals.seconds = elapsed();
     return totals;
 }

@@ -18,6 +18,7 @@ struct SweepTotals {
     std::int64_t explicit_calls = 0, default_calls = 0;
     std::int64_t solutions_checked = 0;
     double worst_ratio = 0;
+    int controls_expected = 0; // negative_control_count per type of the sweep's cases
     int controls_run = 0, controls_detected = 0;
     FailureLog failures;
     double seconds = 0;

@@ -19,7 +19,26 @@ std::vector<std::int64_t> orders(SweepSize size) {
     return n;
 }
 
-constexpr tdls_dtype_t types[] = {TDLS_FLOAT32, TDLS_FLOAT64};
+/// Complex cases run at these orders: every order of the full sweep; in the
+/// quick one the register kernels' extremes, an odd order, the warp boundary
+/// (16/17, 32/33) and the block kernel, since a complex system costs the CPU
+/// reference 4 times a real one's arithmetic.
+std::vector<std::int64_t> complex_orders(SweepSize size) {
+    if (size == SweepSize::quick) return {1, 2, 7, 16, 17, 32, 33, 64, 100};
+    return orders(size);
+}
+
+constexpr tdls_dtype_t real_types[] = {TDLS_FLOAT32, TDLS_FLOAT64};
+constexpr tdls_dtype_t complex_types[] = {TDLS_COMPLEX64, TDLS_COMPLEX128};
+constexpr tdls_dtype_t types[] = {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128};
+
+/// The types of the cases of order n.
+std::vector<tdls_dtype_t> types_at(SweepSize size, std::int64_t n) {
+    std::vector<tdls_dtype_t> t(std::begin(real_types), std::end(real_types));
+    for (std::int64_t k : complex_orders(size))
+        if (k == n) t.insert(t.end(), std::begin(complex_types), std::end(complex_types));
+    return t;
+}
 constexpr tdls_layout_t layouts[] = {TDLS_COL_MAJOR, TDLS_ROW_MAJOR};
 constexpr std::int64_t rhs_counts[] = {0, 1, 3};
 constexpr std::int64_t strided_pads[] = {0, 3};
@@ -89,7 +108,7 @@ std::vector<Case> small_cases() {
     return cases;
 }
 
-constexpr std::int64_t small_case_count = 2 * 7;
+constexpr std::int64_t small_case_count = std::size(types) * 7;
 
 } // namespace
 
@@ -120,7 +139,7 @@ std::vector<Case> sweep_cases(SweepSize size) {
     if (size == SweepSize::small) return small_cases();
     std::vector<Case> cases;
     for (std::int64_t n : orders(size))
-        for (tdls_dtype_t dtype : types)
+        for (tdls_dtype_t dtype : types_at(size, n))
             for (tdls_layout_t layout : layouts) {
                 Case c;
                 c.dtype = dtype;
@@ -139,8 +158,10 @@ bool refused_by_design(const Case& c, const tdls::runtime::DeviceProperties& dev
 
 std::int64_t expected_case_count(SweepSize size) {
     if (size == SweepSize::small) return small_case_count;
-    return std::int64_t(orders(size).size()) * std::int64_t(std::size(types)) *
-           std::int64_t(std::size(layouts)) * variants;
+    const std::int64_t per_order_and_type = std::int64_t(std::size(layouts)) * variants;
+    return (std::int64_t(orders(size).size()) * std::int64_t(std::size(real_types)) +
+            std::int64_t(complex_orders(size).size()) * std::int64_t(std::size(complex_types))) *
+           per_order_and_type;
 }
 
 } // namespace tdls_device

@@ -10,8 +10,8 @@
 namespace tdls_device {
 
 enum class SweepSize {
-    full,  // n = 1..33 and 40 .. 256
-    quick, // n = 1..17, 32, 33, 64, 100, 128
+    full,  // n = 1..33 and 40 .. 256, every type
+    quick, // n = 1..17, 32, 33, 64, 100, 128; complex at 1, 2, 7, 16, 17, 32, 33, 64, 100
     small  // a few cases for compute-sanitizer
 };
 

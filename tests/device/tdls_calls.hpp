@@ -8,6 +8,8 @@
 
 #include <tdls/tdls.h>
 
+#include "dtypes.hpp"
+
 #include "geometry.hpp"
 
 namespace tdls_device {
@@ -33,10 +35,6 @@ std::vector<P*> system_addresses(const OperandMap& map, P* buffer, std::size_t e
         addresses[s] =
             reinterpret_cast<P*>(reinterpret_cast<char*>(buffer) + std::size_t(map.base[s]) * element_bytes);
     return addresses;
-}
-
-inline std::size_t element_bytes(tdls_dtype_t dtype) {
-    return dtype == TDLS_FLOAT32 ? 4 : 8;
 }
 
 /// Calls the case's entry point with handle h (NULL: the default context).

@@ -135,4 +135,22 @@ template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<
                                               .row_interchange = tdls::RowInterchange::Physical}>>(
     int, float*, int*, float*, float*, int);
 
+// Complex, in the device-usable pair (tdls/core/complex_pair.hpp): the
+// public solvers with both interchange schemes, both layouts, external and
+// internal operands, static and dynamic.
+using ComplexFloat = tdls::ComplexPair<float>;
+using ComplexDouble = tdls::ComplexPair<double>;
+template __global__ void solve_external<Static<ComplexDouble, 8, 2, logical, col_major>>(ComplexDouble*, int*,
+                                                                                         ComplexDouble*, int*, int);
+template __global__ void solve_external<Static<ComplexFloat, 32, 1, physical, row_major>>(ComplexFloat*, int*,
+                                                                                          ComplexFloat*, int*, int);
+template __global__ void
+factor_then_substitute_internal<Static<ComplexFloat, 5, 5, physical, row_major>>(ComplexFloat*, ComplexFloat*, int);
+template __global__ void canonical_columns<Static<ComplexDouble, 6, 2, logical, col_major>>(ComplexDouble*,
+                                                                                            ComplexDouble*, int*,
+                                                                                            int);
+template __global__ void solve_dynamic<tdls::CooperativeLUppSolverDynamic<ComplexDouble>>(int, ComplexDouble*, int*,
+                                                                                          ComplexDouble*,
+                                                                                          ComplexDouble*, int);
+
 } // namespace tdls_compile_check

@@ -134,20 +134,22 @@ int main(int argc, char** argv) {
               p.last_call()->dtype == TDLS_FLOAT32 && p.last_call()->row_major == 0,
           "stream, threshold, interleaved block and type reach the plugin");
 
-    // Complex has no GPU kernels yet: the core answers for the plugin, which
-    // is never called, and the device operands stay untouched (the same call
-    // in float reached it above).
+    // Complex goes to the plugin like the real types, its dtype intact; the
+    // host writes no device operand.
     std::memset(p.arena, 0xA5, 16384);
-    for (const tdls_dtype_t complex_type : {TDLS_COMPLEX64, TDLS_COMPLEX128})
-        check(!reached(
+    for (const tdls_dtype_t complex_type : {TDLS_COMPLEX64, TDLS_COMPLEX128}) {
+        check(reached(
                   p,
                   [&] {
                       return tdls_batched_gesv_interleaved(h, complex_type, TDLS_COL_MAJOR, n, 1, A, ipiv, B, info,
                                                            70, 32);
                   },
-                  TDLS_ERROR_NOT_SUPPORTED, "no GPU kernels"),
-              "a complex call on the CUDA handle stops before the plugin");
-    check(std::memcmp(p.arena, untouched, sizeof untouched) == 0, "a refused complex call wrote no device operand");
+                  TDLS_SUCCESS, "complex, CUDA handle"),
+              "a complex call on the CUDA handle reaches the plugin");
+        check(p.last_call()->dtype == complex_type && p.last_call()->form == TDLS_PLUGIN_INTERLEAVED,
+              "the complex type reaches the plugin");
+    }
+    check(std::memcmp(p.arena, untouched, sizeof untouched) == 0, "a complex call's host side wrote no device operand");
 
     // Device pointer arrays are not read by the host: NULL entries and all.
     void** A_array = p.at<void*>(20000 & ~7);
@@ -310,5 +312,6 @@ int main(int argc, char** argv) {
     tdls_destroy(h);
     tdls_destroy(cpu);
     std::printf("plugin dispatch: %d checks, %d failed, %d plugin calls\n", checks, failures, p.solve_calls());
-    return failures == 0 && checks >= 63 && p.solve_calls() == 9 ? 0 : 1; // 3 of the 9 calls are solves
+    // 11 calls: 2 complex, 3 solves.
+    return failures == 0 && checks >= 70 && p.solve_calls() == 11 ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include <complex>
 #include <type_traits>
 
+#include <tdls/core/complex_pair.hpp>
 #include <tdls/core/macros.hpp>
 
 namespace tdls {
@@ -18,15 +19,19 @@ inline constexpr bool is_real_scalar_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, long double>;
 
 /// The real type under a scalar: T itself for a real T, R for a complex one.
-/// A complex type joins by specializing this (std::complex here; a
-/// device-usable pair would add its own), and giving real_part and magnitude
-/// overloads below.
+/// The complex types are std::complex (host) and ComplexPair (host and
+/// device, complex_pair.hpp); the complex overloads below serve both, through
+/// their real(), imag() and (re, im) constructor.
 template <typename T>
 struct real_type {
     using type = T;
 };
 template <typename R>
 struct real_type<std::complex<R>> {
+    using type = R;
+};
+template <typename R>
+struct real_type<ComplexPair<R>> {
     using type = R;
 };
 template <typename T>
@@ -36,8 +41,8 @@ using real_type_t = typename real_type<T>::type;
 template <typename T>
 inline constexpr bool is_complex_scalar_v = !std::is_same_v<real_type_t<T>, T>;
 
-/// Every scalar type the solvers accept: the real ones, and std::complex of
-/// each on the host.
+/// Every scalar type the solvers accept: the real ones, std::complex of each
+/// on the host and ComplexPair of each anywhere.
 template <typename T>
 inline constexpr bool is_solver_scalar_v = is_real_scalar_v<real_type_t<T>>;
 
@@ -71,8 +76,9 @@ TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T magnitude(T x) noexcept {
 /// LAPACK's magnitude of a complex number, |re| + |im| (cabs1, what izamax
 /// compares): partial pivoting on it chooses zgetrf's pivots. Cheaper than the
 /// modulus and never below it. NaN in either part gives NaN.
-template <typename R>
-constexpr R magnitude(const std::complex<R>& x) noexcept {
+template <typename C>
+    requires is_complex_scalar_v<C>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr real_type_t<C> magnitude(C x) noexcept {
     return magnitude(x.real()) + magnitude(x.imag());
 }
 
@@ -84,9 +90,10 @@ template <typename T>
 TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T product(T a, T b) noexcept {
     return a * b;
 }
-template <typename R>
-constexpr std::complex<R> product(const std::complex<R>& a, const std::complex<R>& b) noexcept {
-    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+template <typename C>
+    requires is_complex_scalar_v<C>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr C product(C a, C b) noexcept {
+    return C(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
 }
 
 /// a / b as the solvers divide. Real: the division. Complex: Smith's
@@ -98,15 +105,17 @@ template <typename T>
 TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T quotient(T a, T b) noexcept {
     return a / b;
 }
-template <typename R>
-constexpr std::complex<R> quotient(const std::complex<R>& a, const std::complex<R>& b) noexcept {
+template <typename C>
+    requires is_complex_scalar_v<C>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr C quotient(C a, C b) noexcept {
+    using R = real_type_t<C>;
     const R c = b.real(), d = b.imag();
     if (magnitude(c) >= magnitude(d)) {
         const R r = d / c, den = c + d * r;
-        return {(a.real() + a.imag() * r) / den, (a.imag() - a.real() * r) / den};
+        return C((a.real() + a.imag() * r) / den, (a.imag() - a.real() * r) / den);
     }
     const R r = c / d, den = c * r + d;
-    return {(a.real() * r + a.imag()) / den, (a.imag() * r - a.real()) / den};
+    return C((a.real() * r + a.imag()) / den, (a.imag() * r - a.real()) / den);
 }
 
 /// The real part; the number itself for a real one. The solvers keep real
@@ -116,8 +125,9 @@ template <typename T>
 TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T real_part(T x) noexcept {
     return x;
 }
-template <typename R>
-constexpr R real_part(const std::complex<R>& x) noexcept {
+template <typename C>
+    requires is_complex_scalar_v<C>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr real_type_t<C> real_part(C x) noexcept {
     return x.real();
 }
 

@@ -211,9 +211,12 @@ int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) 
 
     const auto dtype = tdls_dtype_t(c.dtype);
     const bool row_major = c.row_major != 0;
-    // Every type has a block kernel here or none at all (the core asks first).
+    // Every type of TDLS_GPU_TYPES has a block kernel here; a type without one
+    // (a plugin built from a shorter list than the core's) is refused before
+    // anything is enqueued.
     if (block_launcher(dtype, row_major) == nullptr)
-        return report(message, size, TDLS_ERROR_NOT_SUPPORTED, "dtype (%d) has no kernels in this plugin",
+        return report(message, size, TDLS_ERROR_NOT_SUPPORTED,
+                      "dtype (%d) has no kernels in this plugin; the CPU backend solves it, from host memory",
                       int(c.dtype));
     const runtime::DeviceProperties& device = info.properties;
     GpuLaunch launch{};

@@ -1,9 +1,6 @@
 // libtdls: handing a call to a GPU plugin (see gpu_backend.hpp).
 #include "gpu_backend.hpp"
 
-#include <tdls/generated/instances.hpp>
-
-#include "common/scalar_type.hpp"
 #include "handle.hpp"
 #include "loader.hpp"
 #include "status.hpp"
@@ -38,23 +35,11 @@ int operation_of(kernels::Operation operation) {
     return TDLS_PLUGIN_GESV;
 }
 
-/// Whether the plugins have kernels of the type (TDLS_GPU_TYPES).
-bool plugins_take(tdls_dtype_t dtype) noexcept {
-#define TDLS_IS_GPU_TYPE(T) dtype == kernels::dtype_of<T> ||
-    return TDLS_GPU_TYPES(TDLS_IS_GPU_TYPE) false;
-#undef TDLS_IS_GPU_TYPE
-}
-
 } // namespace
 
 void run(const char* function, tdls_backend_t backend, int device, tdls_dtype_t dtype,
          const kernels::BatchCall& call, const Context& context) {
     const kernels::BatchOperands& o = call.operands;
-    if (!plugins_take(dtype)) {
-        const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
-        fail(TDLS_ERROR_NOT_SUPPORTED, function, "dtype (TDLS_", info != nullptr ? info->name : "?",
-             ") has no GPU kernels in this release; the CPU backend solves it, from host memory");
-    }
     tdls_plugin_call c{};
     c.operation = operation_of(call.operation);
     c.dtype = dtype;

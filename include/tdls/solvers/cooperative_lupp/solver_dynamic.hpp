@@ -37,7 +37,8 @@ namespace tdls {
 template <typename T, CooperativeLUppConfig<T> Config = CooperativeLUppConfig<T>{}>
 struct CooperativeLUppSolverDynamic {
     static_assert(is_solver_scalar_v<T>,
-                  "CooperativeLUppSolverDynamic: T must be float, double, long double or std::complex of one");
+                  "CooperativeLUppSolverDynamic: T must be float, double, long double or a complex of one "
+                  "(std::complex, tdls::ComplexPair)");
 #if defined(TDLS_DEVICE_PASS)
     static_assert(!std::is_same_v<T, long double>,
                   "CooperativeLUppSolverDynamic: long double does not exist on GPUs");

@@ -79,7 +79,8 @@ namespace tdls {
 
 template <typename T, int N, CooperativeLUppConfig<T> Config = CooperativeLUppConfig<T>{}>
 struct CooperativeLUppSolverStatic {
-    static_assert(is_solver_scalar_v<T>, "CooperativeLUppSolverStatic: T must be float, double, long double or std::complex of one");
+    static_assert(is_solver_scalar_v<T>, "CooperativeLUppSolverStatic: T must be float, double, long double or a "
+                                         "complex of one (std::complex, tdls::ComplexPair)");
 #if defined(TDLS_DEVICE_PASS)
     static_assert(!std::is_same_v<T, long double>,
                   "CooperativeLUppSolverStatic: long double does not exist on GPUs");
