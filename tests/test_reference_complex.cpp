@@ -1,10 +1,14 @@
-// The solver headers on std::complex<float> and std::complex<double>, against
+// The solver headers on std::complex<float> and std::complex<double> (and on
+// tdls::ComplexPair, the GPU kernels' complex type), against
 // the reference LU bit for bit: static and dynamic solvers, both layouts, both
 // interchange schemes, groups of one thread to groups with phantom rows. And
 // the negative controls of what is new for complex: the pivot magnitude is
 // LAPACK's |re| + |im| (izamax), not the modulus, and the imaginary parts
 // reach the result.
 #include <complex>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "reference_sweep.hpp"
 
@@ -101,4 +105,83 @@ TEST_CASE("the complex comparison detects a change in an imaginary part alone",
     for (zdouble& e : real_only.S) e = e.real();
     const auto dropped = tdls_test::run<Solver, false, false, false>(real_only, tdls_test::Entry::Solve);
     CHECK_FALSE(tdls_test::same_bits(got.x, dropped.x));
+}
+
+namespace {
+
+/// v's bits as a vector of To (std::complex <-> ComplexPair: the same layout).
+template <typename To, typename From>
+std::vector<To> with_bits_of(const std::vector<From>& v) {
+    static_assert(sizeof(To) == sizeof(From) && std::is_trivially_copyable_v<To>);
+    std::vector<To> out(v.size());
+    if (!v.empty()) std::memcpy(out.data(), v.data(), v.size() * sizeof(From));
+    return out;
+}
+
+/// The solver of template Solver over ComplexPair against the reference LU's
+/// outcome for the same configuration over std::complex, on the same bits.
+template <template <typename> class Solver, typename R>
+int check_pair_against_reference(int n, std::uint64_t seed) {
+    using Z = std::complex<R>;
+    using P = tdls::ComplexPair<R>;
+    int cases = 0;
+    for (tdls_test::Kind kind : tdls_test::all_kinds) {
+        const tdls_test::Problem<Z> p{n, tdls_test::make_matrix<Z>(kind, n, seed),
+                                      tdls_test::random_vector<Z>(n, seed + 1)};
+        const tdls_test::Problem<P> q{n, with_bits_of<P>(p.S), with_bits_of<P>(p.b)};
+        for (tdls_test::Entry entry : {tdls_test::Entry::Solve, tdls_test::Entry::FactorizeSubstitute}) {
+            INFO("n = " << n << ", kind = " << tdls_test::kind_name(kind) << ", entry = " << int(entry));
+            const tdls_test::Outcome<P> got = tdls_test::run<Solver<P>, false, false, false>(q, entry);
+            const tdls_test::Outcome<Z> want = tdls_test::expected_outcome<Solver<Z>>(p, entry);
+            REQUIRE(got.verdicts_agree);
+            REQUIRE(got.guards_intact);
+            CHECK(got.info == want.info);
+            CHECK(got.piv == want.piv);
+            CHECK(tdls_test::same_bits(with_bits_of<Z>(got.S), want.S));
+            CHECK(tdls_test::same_bits(with_bits_of<Z>(got.x), want.x));
+            ++cases;
+        }
+    }
+    return cases;
+}
+
+template <typename T>
+using PairStatic = tdls_test::StaticOf<T, 7, 2, RowInterchange::Physical, MatrixLayout::ColMajor>;
+template <typename T>
+using PairStaticRolled = tdls_test::StaticOf<T, 11, 1, RowInterchange::Logical, MatrixLayout::RowMajor, false>;
+template <typename T>
+using PairDynamic = Dynamic<T, 3, RowInterchange::Logical, MatrixLayout::RowMajor>;
+template <typename T>
+using PairDynamicPartial = DynamicPartial<T, 2, RowInterchange::Physical, MatrixLayout::ColMajor>;
+
+} // namespace
+
+TEST_CASE("the device complex pair gives the reference LU's bits on the host", "[reference][complex]") {
+    // tdls::ComplexPair, the GPU kernels' complex type, on the bits of the
+    // std::complex problems: the same magnitudes, products and quotients.
+    int cases = 0;
+    cases += check_pair_against_reference<PairStatic, double>(7, 61);
+    cases += check_pair_against_reference<PairStaticRolled, float>(11, 62);
+    for (int n : {1, 5, 17, 33}) {
+        cases += check_pair_against_reference<PairDynamic, double>(n, 63);
+        cases += check_pair_against_reference<PairDynamicPartial, float>(n, 64);
+    }
+    REQUIRE(cases == (2 + 4 * 2) * 3 * 2);
+
+    // Negative control: the pair solver on the conjugate system gives the
+    // conjugate solution, which the bitwise comparison must tell apart.
+    using Z = std::complex<double>;
+    using P = tdls::ComplexPair<double>;
+    const tdls_test::Problem<Z> p{9, tdls_test::make_matrix<Z>(tdls_test::Kind::Uniform, 9, 65),
+                                  tdls_test::random_vector<Z>(9, 66)};
+    tdls_test::Problem<P> conjugate{9, with_bits_of<P>(p.S), with_bits_of<P>(p.b)};
+    for (P& e : conjugate.S) e.im = -e.im;
+    for (P& e : conjugate.b) e.im = -e.im;
+    const auto got = tdls_test::run<PairDynamic<P>, false, false, false>(conjugate, tdls_test::Entry::Solve);
+    const auto want = tdls_test::expected_outcome<PairDynamic<Z>>(p, tdls_test::Entry::Solve);
+    REQUIRE(got.info == 0);
+    CHECK_FALSE(tdls_test::same_bits(with_bits_of<Z>(got.x), want.x));
+    std::vector<Z> back = with_bits_of<Z>(got.x);
+    for (Z& e : back) e = std::conj(e);
+    CHECK(tdls_test::same_bits(back, want.x)); // conjugated back: the reference's bits
 }
