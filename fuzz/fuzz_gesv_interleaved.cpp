@@ -222,5 +222,6 @@ void run(Call& call, Input& in) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return test_one_input(data, size, decode, is_float32, run<float>, run<double>);
+    return test_one_input(data, size, decode, dtype_of_call,
+                          [](auto type, Call& call, Input& in) { run<typename decltype(type)::type>(call, in); });
 }

@@ -88,13 +88,13 @@ std::int32_t pivot_value(std::uint8_t b, std::int64_t k, std::int64_t n, Input& 
 /// (column-major), its transpose for row-major (the memory is read
 /// column-major, as the factors of A^T).
 template <typename T>
-Dense matrix_of_factors(Strided<T> factors, const std::int32_t* ipiv, std::int64_t n, bool row_major) {
-    Dense lu(std::size_t(n * n), 0);
+Dense<T> matrix_of_factors(Strided<T> factors, const std::int32_t* ipiv, std::int64_t n, bool row_major) {
+    Dense<T> lu(std::size_t(n * n), Wide<T>(0));
     for (std::int64_t j = 0; j < n; ++j)
         for (std::int64_t i = 0; i < n; ++i) {
-            long double sum = 0;
+            Wide<T> sum = 0;
             for (std::int64_t p = 0; p <= std::min(i, j); ++p)
-                sum += (p == i ? 1.0L : (long double)factors(i, p)) * factors(p, j);
+                sum += (p == i ? Wide<T>(1) : widen(factors(i, p))) * widen(factors(p, j));
             lu[std::size_t(i + j * n)] = sum;
         }
     for (std::int64_t k = n - 1; k >= 0; --k) { // undo the interchanges, last first
@@ -104,7 +104,7 @@ Dense matrix_of_factors(Strided<T> factors, const std::int32_t* ipiv, std::int64
                 std::swap(lu[std::size_t(k + j * n)], lu[std::size_t(r + j * n)]);
     }
     if (!row_major) return lu;
-    Dense transposed(lu.size());
+    Dense<T> transposed(lu.size());
     for (std::int64_t j = 0; j < n; ++j)
         for (std::int64_t i = 0; i < n; ++i) transposed[std::size_t(j + i * n)] = lu[std::size_t(i + j * n)];
     return transposed;
@@ -175,5 +175,6 @@ void run(Call& call, Input& in) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return test_one_input(data, size, decode, is_float32, run<float>, run<double>);
+    return test_one_input(data, size, decode, dtype_of_call,
+                          [](auto type, Call& call, Input& in) { run<typename decltype(type)::type>(call, in); });
 }

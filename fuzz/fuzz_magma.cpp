@@ -1,4 +1,4 @@
-// libtdls fuzzing: magma_sgesv_batched_small and magma_dgesv_batched_small.
+// libtdls fuzzing: magma_{s,d,c,z}gesv_batched_small.
 // Built twice: against libtdls_magma (magma_int_t = int) as fuzz_magma and
 // against libtdls_magma64 (long long, MAGMA_ILP64) as fuzz_magma64; the two
 // export the same names, hence two executables. The return code is compared
@@ -9,6 +9,7 @@
 #include <tdls/tdls.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <vector>
 
@@ -27,7 +28,7 @@ enum class Defect { None, ANull, AEntry, IpivNull, IpivEntry, BNull, BEntry, Inf
 enum class Alias { None, SameA, BInA, SameIpiv };
 
 struct Call {
-    bool double_precision = true;
+    std::int32_t dtype = TDLS_FLOAT64; // the function's type: s, d, c or z
     Contents contents = Contents::Scaled;
     bool queue = false; // a non-NULL queue (no MAGMA in this process to read it)
     magma_int_t n = 0, nrhs = 0, ldda = 0, lddb = 0, batch = 0;
@@ -45,8 +46,9 @@ magma_int_t as_magma(std::int64_t v) {
 Call decode(Input& in) {
     Call call;
     const std::uint8_t head = in.byte();
-    call.double_precision = head & 1;
-    call.contents = Contents((head >> 1) % std::uint8_t(Contents::Count));
+    constexpr tdls_dtype_t functions[] = {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128};
+    call.dtype = functions[head & 3];
+    call.contents = Contents((head >> 2) % std::uint8_t(Contents::Count));
     call.queue = (head >> 3) == 31;
     const std::int64_t n = fold_order(in.size(-2, 40));
     call.n = as_magma(n);
@@ -168,10 +170,35 @@ magma_int_t solve(double** A, magma_int_t** ipiv, double** B, magma_int_t* info,
                   magma_queue_t queue) {
     return magma_dgesv_batched_small(c.n, c.nrhs, A, c.ldda, ipiv, B, c.lddb, info, c.batch, queue);
 }
+// MAGMA's complex types are two consecutive reals, as std::complex is.
+magma_int_t solve(std::complex<float>** A, magma_int_t** ipiv, std::complex<float>** B, magma_int_t* info,
+                  const Call& c, magma_queue_t queue) {
+    return magma_cgesv_batched_small(c.n, c.nrhs, reinterpret_cast<magmaFloatComplex**>(A), c.ldda, ipiv,
+                                     reinterpret_cast<magmaFloatComplex**>(B), c.lddb, info, c.batch, queue);
+}
+magma_int_t solve(std::complex<double>** A, magma_int_t** ipiv, std::complex<double>** B, magma_int_t* info,
+                  const Call& c, magma_queue_t queue) {
+    return magma_zgesv_batched_small(c.n, c.nrhs, reinterpret_cast<magmaDoubleComplex**>(A), c.ldda, ipiv,
+                                     reinterpret_cast<magmaDoubleComplex**>(B), c.lddb, info, c.batch, queue);
+}
+
+/// The name of the function run<T> calls.
+const char* function_of(const Call& c) {
+    switch (c.dtype) {
+    case TDLS_FLOAT32:
+        return "magma_sgesv_batched_small";
+    case TDLS_COMPLEX64:
+        return "magma_cgesv_batched_small";
+    case TDLS_COMPLEX128:
+        return "magma_zgesv_batched_small";
+    default:
+        return "magma_dgesv_batched_small";
+    }
+}
 
 template <typename T>
 void check_solved(const Call& c, Operands<T>& ops) {
-    const char* where = sizeof(T) == 4 ? "magma_sgesv_batched_small" : "magma_dgesv_batched_small";
+    const char* where = function_of(c);
     const std::int64_t n = c.n, nrhs = c.nrhs;
     const bool pivots = c.defect != Defect::IpivNull;
     for (std::int64_t s = 0; s < c.batch; ++s) {
@@ -219,7 +246,7 @@ void run(Call& call, Input& in) {
               call.defect == Defect::IpivNull ? nullptr : ops.ipiv_array.data(),
               call.defect == Defect::BNull ? nullptr : ops.B_array.data(),
               call.defect == Defect::InfoNull ? nullptr : ops.info.memory.data(), call, queue);
-    const char* where = sizeof(T) == 4 ? "magma_sgesv_batched_small" : "magma_dgesv_batched_small";
+    const char* where = function_of(call);
     TDLS_FUZZ_CHECK(code == expected.code,
                     "%s(n %lld, nrhs %lld, ldda %lld, lddb %lld, batch %lld) returned %lld, "
                     "tdls/magma.h says %lld",
@@ -237,5 +264,6 @@ void run(Call& call, Input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     return test_one_input(
-        data, size, decode, [](const Call& call) { return !call.double_precision; }, run<float>, run<double>);
+        data, size, decode, [](const Call& call) { return call.dtype; },
+        [](auto type, Call& call, Input& in) { run<typename decltype(type)::type>(call, in); });
 }

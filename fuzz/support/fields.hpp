@@ -28,21 +28,16 @@ inline void decode_head(std::uint8_t head, ComputeCall& call) {
     call.contents = Contents((head >> 2) % std::uint8_t(Contents::Count));
 }
 
-/// Which element type a call runs in (test_one_input's choice); every
-/// refused dtype runs as double, its buffers are never read.
-inline bool is_float32(const ComputeCall& call) {
-    return call.shape.dtype == TDLS_FLOAT32;
+/// The dtype a call runs in (test_one_input's choice): every refused dtype
+/// runs as double, its buffers are never read.
+inline std::int32_t dtype_of_call(const ComputeCall& call) {
+    return call.shape.dtype;
 }
 
 /// dtype, layout, n (folded below the scalar kernel's slow orders), nrhs,
 /// batch: the fields right after the head byte in every C ABI harness.
 inline void decode_scalars(Input& in, CallShape& c) {
-    c.dtype = in.enumerator(2);
-    // The real types and invalid values only: the harnesses' oracle and
-    // buffers are real, so a complex dtype (valid since the C ABI took
-    // complex) becomes 4 or 5, past the enumerators. Complex calls are
-    // checked by the C-ABI suites against LAPACKE (tests/capi/).
-    if (c.dtype == TDLS_COMPLEX64 || c.dtype == TDLS_COMPLEX128) c.dtype += 2;
+    c.dtype = in.enumerator(4); // the four types of tdls.h, or a value that is none
     c.layout = in.enumerator(2);
     c.n = fold_order(in.size(-2, 40));
     c.nrhs = in.size(-2, 8);

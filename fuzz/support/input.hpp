@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -142,9 +143,10 @@ class Input {
     std::size_t position_ = 0;
 };
 
-/// How matrix contents are drawn from the bytes.
+/// How matrix contents are drawn from the bytes (a complex element: its real
+/// part, then its imaginary part, each drawn as a real one).
 enum class Contents : std::uint8_t {
-    Raw,    ///< sizeof(T) raw bytes per element: NaN, Inf, subnormal bit patterns
+    Raw,    ///< sizeof(T) raw bytes per real: NaN, Inf, subnormal bit patterns
     Small,  ///< integers -4..4 from one byte: often singular, exact arithmetic
     Scaled, ///< int16 / 256 from two bytes, with one byte in 32 a special value
     Count
@@ -159,23 +161,11 @@ class ContentSource {
     ContentSource(Input& input, Contents mode) : input_(input), mode_(mode), state_(input.digest() | 1) {}
 
     T next() {
-        switch (mode_) {
-        case Contents::Raw: {
-            using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-            Bits bits = 0;
-            for (std::size_t i = 0; i < sizeof(T); ++i) bits |= Bits(next_byte()) << (8 * i);
-            T value;
-            std::memcpy(&value, &bits, sizeof value);
-            return value;
-        }
-        case Contents::Small:
-            return T(int(next_byte() % 9) - 4);
-        default: {
-            const std::uint8_t selector = next_byte();
-            if (selector >= 0xF8) return special(selector & 7);
-            const std::int16_t mantissa = std::int16_t(next_byte() | (next_byte() << 8));
-            return T(mantissa) / T(256);
-        }
+        if constexpr (is_complex<T>::value) {
+            const auto re = next_real<typename T::value_type>();
+            return T(re, next_real<typename T::value_type>());
+        } else {
+            return next_real<T>();
         }
     }
 
@@ -184,6 +174,33 @@ class ContentSource {
     }
 
   private:
+    template <typename C>
+    struct is_complex : std::false_type {};
+    template <typename R>
+    struct is_complex<std::complex<R>> : std::true_type {};
+
+    template <typename R>
+    R next_real() {
+        switch (mode_) {
+        case Contents::Raw: {
+            using Bits = std::conditional_t<sizeof(R) == 4, std::uint32_t, std::uint64_t>;
+            Bits bits = 0;
+            for (std::size_t i = 0; i < sizeof(R); ++i) bits |= Bits(next_byte()) << (8 * i);
+            R value;
+            std::memcpy(&value, &bits, sizeof value);
+            return value;
+        }
+        case Contents::Small:
+            return R(int(next_byte() % 9) - 4);
+        default: {
+            const std::uint8_t selector = next_byte();
+            if (selector >= 0xF8) return special<R>(selector & 7);
+            const std::int16_t mantissa = std::int16_t(next_byte() | (next_byte() << 8));
+            return R(mantissa) / R(256);
+        }
+        }
+    }
+
     std::uint8_t next_byte() {
         if (input_.remaining() > 0) return input_.byte();
         state_ ^= state_ << 13; // xorshift64
@@ -192,8 +209,9 @@ class ContentSource {
         return std::uint8_t(state_ >> 32);
     }
 
-    static T special(int which) {
-        using limits = std::numeric_limits<T>;
+    template <typename R>
+    static R special(int which) {
+        using limits = std::numeric_limits<R>;
         switch (which) {
         case 0:
             return limits::quiet_NaN();
@@ -204,11 +222,11 @@ class ContentSource {
         case 3:
             return limits::denorm_min();
         case 4:
-            return limits::min() / T(3); // subnormal
+            return limits::min() / R(3); // subnormal
         case 5:
             return limits::max();
         case 6:
-            return -T(0);
+            return -R(0);
         default:
             return limits::min();
         }

@@ -112,11 +112,13 @@ typedef enum TDLS_ENUM_BASE {
  * _Complex, C++ std::complex<float> / std::complex<double>, Fortran
  * complex(4) / complex(8); lda, ldb and the strides count elements, not
  * reals. Complex pivoting compares LAPACK's |re| + |im| (izamax), so that at
- * threshold 1 the pivots are cgetrf's / zgetrf's. Complex calls run on
- * every backend; a device array needs only the alignment of its real type
- * (8 bytes for COMPLEX128, as C99 guarantees, not cuDoubleComplex's 16).
- * Row-major A is solved
- * as A x = b with the plain transpose of the stored matrix, never the
+ * threshold 1 the pivots are cgetrf's / zgetrf's. As for LAPACK's complex
+ * routines, data whose |re| + |im| overflows (near FLT_MAX / DBL_MAX) are
+ * out of range: such a pivot's reciprocal (Smith's quotient, whose
+ * denominator overflows) is 0. Complex calls run on every backend; a
+ * device array needs only the alignment of its real type (8 bytes for
+ * COMPLEX128, as C99 guarantees, not cuDoubleComplex's 16). Row-major A is
+ * solved as A x = b with the plain transpose of the stored matrix, never the
  * conjugate one. */
 typedef enum TDLS_ENUM_BASE {
     TDLS_FLOAT32 = 0,
