@@ -493,10 +493,10 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[g
 
 // [cooperative]: orders past 64, in the scalar family's cooperative kernel
 // (one system per thread) and in each SIMD family's tiles (100, 128, 256)
-// and blocked kernel (257) (tests/capi/CMakeLists.txt says where each family
-// runs them).
+// and blocked kernel (257; complex: the cooperative kernel, one system per
+// thread) (tests/capi/CMakeLists.txt says where each family runs them).
 TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "[gesv][dynamic][cooperative]",
-                   float, double) {
+                   float, double, tdls::complex_float, tdls::complex_double) {
     // Fewer right-hand-side counts and one call per form here: a call costs
     // up to 7 x 2/3 n^3 flops, 0.15 s at n = 256.
     Tally tally;
