@@ -2,10 +2,13 @@
 #include "registry.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <span>
-#include <cstring>
 #include <type_traits>
+#if defined(__x86_64__) || defined(_M_X64)
+#include <cpuid.h>
+#endif
 
 #include <tdls/generated/instances.hpp>
 
@@ -132,6 +135,34 @@ bool usable(CpuFamily family) noexcept {
     return (family == CpuFamily::Scalar || !traits(family).instances.empty()) && machine_runs(family);
 }
 
+/// The family TDLS_CPU_KERNEL names, if it names one.
+bool family_requested() noexcept {
+    const char* requested = std::getenv("TDLS_CPU_KERNEL");
+    if (requested == nullptr) return false;
+    for (CpuFamily f : all_families)
+        if (std::strcmp(requested, name(f)) == 0) return true;
+    return false;
+}
+
+/// AMD family 19h (Zen 3, Zen 4) with AVX-512 is Zen 4, whose 512-bit
+/// instructions run as two 256-bit halves; CPUID has no flag for it.
+bool detect_split_512() noexcept {
+#if defined(__x86_64__) || defined(_M_X64)
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    char vendor[13] = {};
+    std::memcpy(vendor, &b, 4);
+    std::memcpy(vendor + 4, &d, 4);
+    std::memcpy(vendor + 8, &c, 4);
+    if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &a, &b, &c, &d)) return false;
+    const unsigned base = (a >> 8) & 0xF;
+    const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
+    return family == 0x19 && machine_runs(CpuFamily::SimdAvx512);
+#else
+    return false;
+#endif
+}
+
 CpuFamily choose_family() noexcept {
     CpuFamily widest = CpuFamily::Scalar;
     for (CpuFamily f : all_families)
@@ -202,6 +233,27 @@ CpuFamily cpu_family() noexcept {
     return family;
 }
 
+bool splits_512_bit_vectors() noexcept {
+    static const bool split = detect_split_512();
+    return split;
+}
+
+CpuFamily family_for(tdls_dtype_t dtype, std::int64_t n, const FamilyChoice& choice) noexcept {
+    if (choice.family != CpuFamily::SimdAvx512 || choice.requested || !choice.splits_512 || !choice.avx2_usable)
+        return choice.family;
+    // The largest order at which the AVX2 complex kernel was measured faster (docs/cpu_simd.md).
+    constexpr std::int64_t complex_double_avx2_up_to = 64;
+    if (dtype == TDLS_COMPLEX64 || (dtype == TDLS_COMPLEX128 && n <= complex_double_avx2_up_to))
+        return CpuFamily::SimdAvx2;
+    return choice.family;
+}
+
+CpuFamily cpu_family(tdls_dtype_t dtype, std::int64_t n) noexcept {
+    static const FamilyChoice choice{cpu_family(), family_requested(), splits_512_bit_vectors(),
+                                     usable(CpuFamily::SimdAvx2)};
+    return family_for(dtype, n, choice);
+}
+
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
                                    CpuFamily family) noexcept {
     if (n > TDLS_MAX_ORDER) return {};
@@ -221,6 +273,10 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
     }
     if (dynamic == nullptr || n > TDLS_MAX_ORDER) return {};
     return {dynamic, lanes_of(family, dtype)};
+}
+
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept {
+    return cpu_kernel(dtype, row_major, n, cpu_family(dtype, n));
 }
 
 } // namespace tdls::runtime

@@ -35,11 +35,37 @@ const char* name(CpuFamily family) noexcept;
 /// request the machine cannot honour falls back to the widest it can).
 CpuFamily cpu_family() noexcept;
 
+/// Whether the processor executes each 512-bit instruction as two 256-bit
+/// halves (AMD family 19h with AVX-512: Zen 4), decided once per process.
+bool splits_512_bit_vectors() noexcept;
+
+/// The inputs of the family a call takes (family_for).
+struct FamilyChoice {
+    CpuFamily family;      ///< cpu_family()
+    bool requested;        ///< TDLS_CPU_KERNEL named a family: it is kept as it is
+    bool splits_512;       ///< splits_512_bit_vectors()
+    bool avx2_usable;      ///< the AVX2 family was built and runs here
+};
+
+/// The family for a call of (dtype, n): `choice.family`, except that complex
+/// calls on a processor that splits 512-bit vectors take AVX2 when nothing
+/// was requested (complex float at every order, complex double up to 64):
+/// on Zen 4 the AVX2 complex kernels ran 1.2-1.5x as fast as the AVX-512
+/// ones (twice the tile for the same arithmetic throughput; complex double
+/// past 64 was 8-16% slower in AVX2; docs/cpu_simd.md).
+CpuFamily family_for(tdls_dtype_t dtype, std::int64_t n, const FamilyChoice& choice) noexcept;
+
+/// family_for with this process's choice.
+CpuFamily cpu_family(tdls_dtype_t dtype, std::int64_t n) noexcept;
+
 /// The CPU kernel for (dtype, layout, n) in `family`: the static instance of
 /// order n if one was compiled, else the dynamic one; run null if neither
 /// exists. Orders past the SIMD tiles' 256 go to the family's blocked
 /// kernel (or, where none was built, to the scalar family).
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
-                                   CpuFamily family = cpu_family()) noexcept;
+                                   CpuFamily family) noexcept;
+
+/// The kernel of a call: cpu_kernel in cpu_family(dtype, n).
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept;
 
 } // namespace tdls::runtime

@@ -5,6 +5,7 @@
 // process), so that the C-ABI suites run under each value test what they say.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -47,7 +48,49 @@ std::string expected_family() {
     return rank_of(requested) < rank_of(widest) ? requested : widest;
 }
 
+/// Whether /proc/cpuinfo names an AMD processor of family 25 (19h): read
+/// here apart from the library's CPUID, for the complex rule below.
+bool amd_family_19h() {
+    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (f == nullptr) return false;
+    char line[256];
+    bool amd = false, family_25 = false;
+    while (std::fgets(line, sizeof line, f) != nullptr && !(amd && family_25)) {
+        const std::string text = line;
+        if (text.rfind("vendor_id", 0) == 0) amd = text.find("AuthenticAMD") != std::string::npos;
+        if (text.rfind("cpu family", 0) == 0) family_25 = text.find(": 25") != std::string::npos;
+    }
+    std::fclose(f);
+    return amd && family_25;
+}
+
 } // namespace
+
+TEST_CASE("complex calls on a processor that splits 512-bit vectors take AVX2", "[registry][complex]") {
+    using tdls::runtime::family_for;
+    using tdls::runtime::FamilyChoice;
+    const FamilyChoice zen4{CpuFamily::SimdAvx512, false, true, true};
+    CHECK(family_for(TDLS_COMPLEX64, 8, zen4) == CpuFamily::SimdAvx2);
+    CHECK(family_for(TDLS_COMPLEX64, 256, zen4) == CpuFamily::SimdAvx2);
+    CHECK(family_for(TDLS_COMPLEX128, 64, zen4) == CpuFamily::SimdAvx2);
+    CHECK(family_for(TDLS_COMPLEX128, 65, zen4) == CpuFamily::SimdAvx512);
+    // Real types, a request, full-width 512-bit units, no AVX2 build, another widest family: unchanged.
+    CHECK(family_for(TDLS_FLOAT64, 8, zen4) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_FLOAT32, 8, zen4) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdAvx512, true, true, true}) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdAvx512, false, false, true}) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdAvx512, false, true, false}) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdGeneric, false, true, true}) == CpuFamily::SimdGeneric);
+
+    // This process: the rule applied to what the test sees of the machine.
+    const bool requested = std::getenv("TDLS_CPU_KERNEL") != nullptr && rank_of(std::getenv("TDLS_CPU_KERNEL")) >= 0;
+    const bool zen4_here = amd_family_19h() && widest_here() == "avx512";
+    CHECK(tdls::runtime::splits_512_bit_vectors() == zen4_here);
+    const std::string expected = zen4_here && !requested && expected_family() == "avx512" ? "avx2" : expected_family();
+    INFO("widest here " << widest_here() << ", AMD family 19h " << amd_family_19h());
+    CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_COMPLEX64, 16))) == expected);
+    CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_FLOAT64, 16))) == expected_family());
+}
 
 TEST_CASE("the CPU kernel family follows the machine and TDLS_CPU_KERNEL", "[registry]") {
     const std::string expected = expected_family();
