@@ -238,20 +238,17 @@ bool splits_512_bit_vectors() noexcept {
     return split;
 }
 
-CpuFamily family_for(tdls_dtype_t dtype, std::int64_t n, const FamilyChoice& choice) noexcept {
+CpuFamily family_for(tdls_dtype_t dtype, const FamilyChoice& choice) noexcept {
     if (choice.family != CpuFamily::SimdAvx512 || choice.requested || !choice.splits_512 || !choice.avx2_usable)
         return choice.family;
-    // The largest order at which the AVX2 complex kernel was measured faster (docs/cpu_simd.md).
-    constexpr std::int64_t complex_double_avx2_up_to = 64;
-    if (dtype == TDLS_COMPLEX64 || (dtype == TDLS_COMPLEX128 && n <= complex_double_avx2_up_to))
-        return CpuFamily::SimdAvx2;
-    return choice.family;
+    const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
+    return info != nullptr && info->complex ? CpuFamily::SimdAvx2 : choice.family;
 }
 
-CpuFamily cpu_family(tdls_dtype_t dtype, std::int64_t n) noexcept {
+CpuFamily cpu_family(tdls_dtype_t dtype) noexcept {
     static const FamilyChoice choice{cpu_family(), family_requested(), splits_512_bit_vectors(),
                                      usable(CpuFamily::SimdAvx2)};
-    return family_for(dtype, n, choice);
+    return family_for(dtype, choice);
 }
 
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
@@ -276,7 +273,7 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
 }
 
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept {
-    return cpu_kernel(dtype, row_major, n, cpu_family(dtype, n));
+    return cpu_kernel(dtype, row_major, n, cpu_family(dtype));
 }
 
 } // namespace tdls::runtime

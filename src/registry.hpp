@@ -47,16 +47,15 @@ struct FamilyChoice {
     bool avx2_usable;      ///< the AVX2 family was built and runs here
 };
 
-/// The family for a call of (dtype, n): `choice.family`, except that complex
+/// The family for a call of dtype: `choice.family`, except that complex
 /// calls on a processor that splits 512-bit vectors take AVX2 when nothing
-/// was requested (complex float at every order, complex double up to 64):
-/// on Zen 4 the AVX2 complex kernels ran 1.2-1.5x as fast as the AVX-512
-/// ones (twice the tile for the same arithmetic throughput; complex double
-/// past 64 was 8-16% slower in AVX2; docs/cpu_simd.md).
-CpuFamily family_for(tdls_dtype_t dtype, std::int64_t n, const FamilyChoice& choice) noexcept;
+/// was requested: on Zen 4 the AVX2 complex kernels ran 1.07-1.35x as fast
+/// as the AVX-512 ones from n = 16 to 128 and as fast at 8 (twice the tile
+/// for the same arithmetic throughput; docs/cpu_simd.md).
+CpuFamily family_for(tdls_dtype_t dtype, const FamilyChoice& choice) noexcept;
 
 /// family_for with this process's choice.
-CpuFamily cpu_family(tdls_dtype_t dtype, std::int64_t n) noexcept;
+CpuFamily cpu_family(tdls_dtype_t dtype) noexcept;
 
 /// The CPU kernel for (dtype, layout, n) in `family`: the static instance of
 /// order n if one was compiled, else the dynamic one; run null if neither
@@ -65,7 +64,7 @@ CpuFamily cpu_family(tdls_dtype_t dtype, std::int64_t n) noexcept;
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
                                    CpuFamily family) noexcept;
 
-/// The kernel of a call: cpu_kernel in cpu_family(dtype, n).
+/// The kernel of a call: cpu_kernel in cpu_family(dtype).
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept;
 
 } // namespace tdls::runtime

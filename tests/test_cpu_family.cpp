@@ -70,17 +70,16 @@ TEST_CASE("complex calls on a processor that splits 512-bit vectors take AVX2", 
     using tdls::runtime::family_for;
     using tdls::runtime::FamilyChoice;
     const FamilyChoice zen4{CpuFamily::SimdAvx512, false, true, true};
-    CHECK(family_for(TDLS_COMPLEX64, 8, zen4) == CpuFamily::SimdAvx2);
-    CHECK(family_for(TDLS_COMPLEX64, 256, zen4) == CpuFamily::SimdAvx2);
-    CHECK(family_for(TDLS_COMPLEX128, 64, zen4) == CpuFamily::SimdAvx2);
-    CHECK(family_for(TDLS_COMPLEX128, 65, zen4) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, zen4) == CpuFamily::SimdAvx2);
+    CHECK(family_for(TDLS_COMPLEX128, zen4) == CpuFamily::SimdAvx2);
+    CHECK(family_for(tdls_dtype_t(7), zen4) == CpuFamily::SimdAvx512); // no type: unchanged
     // Real types, a request, full-width 512-bit units, no AVX2 build, another widest family: unchanged.
-    CHECK(family_for(TDLS_FLOAT64, 8, zen4) == CpuFamily::SimdAvx512);
-    CHECK(family_for(TDLS_FLOAT32, 8, zen4) == CpuFamily::SimdAvx512);
-    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdAvx512, true, true, true}) == CpuFamily::SimdAvx512);
-    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdAvx512, false, false, true}) == CpuFamily::SimdAvx512);
-    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdAvx512, false, true, false}) == CpuFamily::SimdAvx512);
-    CHECK(family_for(TDLS_COMPLEX64, 8, {CpuFamily::SimdGeneric, false, true, true}) == CpuFamily::SimdGeneric);
+    CHECK(family_for(TDLS_FLOAT64, zen4) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_FLOAT32, zen4) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, {CpuFamily::SimdAvx512, true, true, true}) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, {CpuFamily::SimdAvx512, false, false, true}) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, {CpuFamily::SimdAvx512, false, true, false}) == CpuFamily::SimdAvx512);
+    CHECK(family_for(TDLS_COMPLEX64, {CpuFamily::SimdGeneric, false, true, true}) == CpuFamily::SimdGeneric);
 
     // This process: the rule applied to what the test sees of the machine.
     const bool requested = std::getenv("TDLS_CPU_KERNEL") != nullptr && rank_of(std::getenv("TDLS_CPU_KERNEL")) >= 0;
@@ -88,8 +87,8 @@ TEST_CASE("complex calls on a processor that splits 512-bit vectors take AVX2", 
     CHECK(tdls::runtime::splits_512_bit_vectors() == zen4_here);
     const std::string expected = zen4_here && !requested && expected_family() == "avx512" ? "avx2" : expected_family();
     INFO("widest here " << widest_here() << ", AMD family 19h " << amd_family_19h());
-    CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_COMPLEX64, 16))) == expected);
-    CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_FLOAT64, 16))) == expected_family());
+    CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_COMPLEX64))) == expected);
+    CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_FLOAT64))) == expected_family());
 }
 
 TEST_CASE("the CPU kernel family follows the machine and TDLS_CPU_KERNEL", "[registry]") {
