@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <type_traits>
 #if defined(__x86_64__) || defined(_M_X64)
@@ -135,13 +136,14 @@ bool usable(CpuFamily family) noexcept {
     return (family == CpuFamily::Scalar || !traits(family).instances.empty()) && machine_runs(family);
 }
 
-/// The family TDLS_CPU_KERNEL names, if it names one.
-bool family_requested() noexcept {
+/// The family TDLS_CPU_KERNEL names; none when it is unset, "auto" or an
+/// unknown name.
+std::optional<CpuFamily> requested_family() noexcept {
     const char* requested = std::getenv("TDLS_CPU_KERNEL");
-    if (requested == nullptr) return false;
+    if (requested == nullptr) return std::nullopt;
     for (CpuFamily f : all_families)
-        if (std::strcmp(requested, name(f)) == 0) return true;
-    return false;
+        if (std::strcmp(requested, name(f)) == 0) return f;
+    return std::nullopt;
 }
 
 /// AMD family 19h (Zen 3, Zen 4) with AVX-512 is Zen 4, whose 512-bit
@@ -167,15 +169,12 @@ CpuFamily choose_family() noexcept {
     CpuFamily widest = CpuFamily::Scalar;
     for (CpuFamily f : all_families)
         if (usable(f)) widest = f;
-    const char* requested = std::getenv("TDLS_CPU_KERNEL");
-    if (requested == nullptr) return widest;
-    for (CpuFamily f : all_families) {
-        if (std::strcmp(requested, name(f)) != 0) continue;
-        // Narrower than the widest usable: honoured if usable; wider: capped.
-        while (!usable(f)) f = CpuFamily(int(f) - 1);
-        return int(f) < int(widest) ? f : widest;
-    }
-    return widest; // "auto" or an unknown name
+    const std::optional<CpuFamily> requested = requested_family();
+    if (!requested) return widest;
+    // Narrower than the widest usable: honoured if usable; wider: capped.
+    CpuFamily f = *requested;
+    while (!usable(f)) f = CpuFamily(int(f) - 1);
+    return int(f) < int(widest) ? f : widest;
 }
 
 int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
@@ -246,7 +245,7 @@ CpuFamily family_for(tdls_dtype_t dtype, const FamilyChoice& choice) noexcept {
 }
 
 CpuFamily cpu_family(tdls_dtype_t dtype) noexcept {
-    static const FamilyChoice choice{cpu_family(), family_requested(), splits_512_bit_vectors(),
+    static const FamilyChoice choice{cpu_family(), requested_family().has_value(), splits_512_bit_vectors(),
                                      usable(CpuFamily::SimdAvx2)};
     return family_for(dtype, choice);
 }

@@ -7,12 +7,13 @@
 #pragma once
 
 #include <cmath>
-#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
+
+#include <tdls/core/math.hpp>
 
 namespace tdls_fuzz {
 
@@ -161,9 +162,9 @@ class ContentSource {
     ContentSource(Input& input, Contents mode) : input_(input), mode_(mode), state_(input.digest() | 1) {}
 
     T next() {
-        if constexpr (is_complex<T>::value) {
-            const auto re = next_real<typename T::value_type>();
-            return T(re, next_real<typename T::value_type>());
+        if constexpr (tdls::is_complex_scalar_v<T>) {
+            const auto re = next_real<tdls::real_type_t<T>>();
+            return T(re, next_real<tdls::real_type_t<T>>());
         } else {
             return next_real<T>();
         }
@@ -174,11 +175,6 @@ class ContentSource {
     }
 
   private:
-    template <typename C>
-    struct is_complex : std::false_type {};
-    template <typename R>
-    struct is_complex<std::complex<R>> : std::true_type {};
-
     template <typename R>
     R next_real() {
         switch (mode_) {
