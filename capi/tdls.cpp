@@ -268,4 +268,42 @@ tdls_status_t tdls_batched_getrs(tdls_handle_t handle, tdls_dtype_t dtype, tdls_
 }
 TDLS_GUARD("tdls_batched_getrs")
 
+tdls_status_t tdls_batched_getrf_ptr(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout, int64_t n,
+                                     void* const* A_array, int64_t lda, int32_t* const* ipiv_array, int32_t* info,
+                                     int64_t batch) try {
+    BatchCall call;
+    call.operation = Operation::Getrf;
+    call.operands = {.form = BatchForm::Pointers,
+                     .n = n,
+                     .batch = batch,
+                     .A_array = A_array,
+                     .lda = lda,
+                     .ipiv_array = ipiv_array,
+                     .info = info};
+    rt::solve("tdls_batched_getrf_ptr", handle, dtype, layout, call);
+    return TDLS_SUCCESS;
+}
+TDLS_GUARD("tdls_batched_getrf_ptr")
+
+tdls_status_t tdls_batched_getrs_ptr(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout, int64_t n,
+                                     int64_t nrhs, const void* const* A_array, int64_t lda,
+                                     const int32_t* const* ipiv_array, void* const* B_array, int64_t ldb,
+                                     int64_t batch) try {
+    BatchCall call;
+    call.operation = Operation::Getrs;
+    // getrs never writes A or the pivots: the kernels take them as const.
+    call.operands = {.form = BatchForm::Pointers,
+                     .n = n,
+                     .nrhs = nrhs,
+                     .batch = batch,
+                     .A_array = const_cast<void* const*>(A_array),
+                     .lda = lda,
+                     .ipiv_array = const_cast<std::int32_t* const*>(ipiv_array),
+                     .B_array = B_array,
+                     .ldb = ldb};
+    rt::solve("tdls_batched_getrs_ptr", handle, dtype, layout, call);
+    return TDLS_SUCCESS;
+}
+TDLS_GUARD("tdls_batched_getrs_ptr")
+
 } // extern "C"

@@ -41,7 +41,7 @@ module tdls
     public :: tdls_set_num_threads
     public :: tdls_batched_gesv, tdls_batched_gesv_ptr, tdls_batched_gesv_interleaved
     public :: tdls_batched_solve, tdls_batched_solve_ptr, tdls_batched_solve_interleaved
-    public :: tdls_batched_getrf, tdls_batched_getrs
+    public :: tdls_batched_getrf, tdls_batched_getrs, tdls_batched_getrf_ptr, tdls_batched_getrs_ptr
     public :: tdls_gesv, tdls_solve, tdls_getrf, tdls_getrs, tdls_error_message, tdls_string
 
     ! ---- the C ABI: pointers are type(c_ptr) by value (c_loc(array) or c_null_ptr),
@@ -155,6 +155,21 @@ module tdls
             type(c_ptr), value :: handle, A, ipiv, B
             integer(c_int), value :: dtype, layout
             integer(c_int64_t), value :: n, nrhs, lda, strideA, strideIpiv, ldb, strideB, batch
+        end function
+        integer(c_int) function tdls_batched_getrf_ptr(handle, dtype, layout, n, A_array, lda, ipiv_array, &
+                                                       info, batch) bind(c, name='tdls_batched_getrf_ptr')
+            import :: c_int, c_int64_t, c_ptr
+            type(c_ptr), value :: handle, A_array, ipiv_array, info
+            integer(c_int), value :: dtype, layout
+            integer(c_int64_t), value :: n, lda, batch
+        end function
+        integer(c_int) function tdls_batched_getrs_ptr(handle, dtype, layout, n, nrhs, A_array, lda, &
+                                                       ipiv_array, B_array, ldb, batch) &
+            bind(c, name='tdls_batched_getrs_ptr')
+            import :: c_int, c_int64_t, c_ptr
+            type(c_ptr), value :: handle, A_array, ipiv_array, B_array
+            integer(c_int), value :: dtype, layout
+            integer(c_int64_t), value :: n, nrhs, lda, ldb, batch
         end function
         integer(c_size_t) function c_strlen(s) bind(c, name='strlen')
             import :: c_ptr, c_size_t

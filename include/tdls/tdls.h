@@ -256,6 +256,23 @@ TDLS_API tdls_status_t tdls_batched_getrs(tdls_handle_t handle, tdls_dtype_t dty
                                           int64_t strideA, const int32_t* ipiv, int64_t strideIpiv, void* B,
                                           int64_t ldb, int64_t strideB, int64_t batch);
 
+/** tdls_batched_getrf on pointer arrays (MAGMA / cuBLAS style): system s at
+ *  A_array[s] and ipiv_array[s] (ipiv_array may be NULL). Same checks as
+ *  tdls_batched_gesv_ptr without B; results bitwise tdls_batched_getrf's. */
+TDLS_API tdls_status_t tdls_batched_getrf_ptr(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
+                                              int64_t n, void* const* A_array, int64_t lda,
+                                              int32_t* const* ipiv_array, int32_t* info, int64_t batch);
+
+/** tdls_batched_getrs on pointer arrays: system s at A_array[s],
+ *  ipiv_array[s] (required) and B_array[s]; results bitwise
+ *  tdls_batched_getrs's. A row-major call solves with the transpose of the
+ *  matrix whose column-major factors A_array[s] holds (A^T X = B), as the
+ *  strided form does. */
+TDLS_API tdls_status_t tdls_batched_getrs_ptr(tdls_handle_t handle, tdls_dtype_t dtype, tdls_layout_t layout,
+                                              int64_t n, int64_t nrhs, const void* const* A_array, int64_t lda,
+                                              const int32_t* const* ipiv_array, void* const* B_array,
+                                              int64_t ldb, int64_t batch);
+
 #ifdef __cplusplus
 }
 #endif

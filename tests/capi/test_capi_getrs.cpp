@@ -188,3 +188,109 @@ TEMPLATE_TEST_CASE("getrs on LAPACKE_?getrf's factors", "[getrs][lapack]", float
     REQUIRE(solved >= configurations * 5);
     REQUIRE(controls >= configurations * 3 - 2 * 4); // no wrong pivot at n = 1
 }
+
+namespace {
+
+/// tdls_batched_getrs_ptr on factors and pivots given per system, each
+/// system in its own allocation (the pointer-array twin of run_getrs).
+template <typename T>
+Outcome<T> run_getrs_pointers(const SystemSet<T>& set, const std::vector<std::vector<T>>& factors,
+                              const std::vector<std::vector<std::int32_t>>& pivots, Padding pad) {
+    const int n = set.n, nrhs = set.nrhs;
+    const std::int64_t batch = set.batch();
+    const StridedLayout l = strided_layout(set, pad);
+    const int R = b_rows(n, nrhs, set.layout), C = b_cols(n, nrhs, set.layout);
+    std::vector<StridedBuffer<T>> A, B;
+    std::vector<StridedBuffer<std::int32_t>> ipiv;
+    for (std::int64_t s = 0; s < batch; ++s) {
+        A.emplace_back(1, n, n, l.lda, l.strideA);
+        ipiv.emplace_back(1, n, 1, n, l.strideIpiv);
+        B.emplace_back(1, R, C, l.ldb, l.strideB);
+        A.back().put(0, factors[s]);
+        ipiv.back().put(0, pivots[s]);
+        B.back().put(0, set.B[s]);
+    }
+    std::vector<const void*> A_array;
+    std::vector<const std::int32_t*> ipiv_array;
+    std::vector<void*> B_array;
+    for (std::int64_t s = 0; s < batch; ++s) {
+        A_array.push_back(A[s].data());
+        ipiv_array.push_back(ipiv[s].data());
+        B_array.push_back(B[s].data());
+    }
+    Outcome<T> out;
+    out.status = tdls_batched_getrs_ptr(nullptr, dtype_of<T>(), set.layout, n, nrhs, A_array.data(), l.lda,
+                                        ipiv_array.data(), B_array.data(), l.ldb, batch);
+    if (out.status != TDLS_SUCCESS) out.error = tdls_last_error();
+    out.guards_intact = true;
+    for (std::int64_t s = 0; s < batch; ++s) {
+        out.A.push_back(A[s].get(0));
+        out.ipiv.push_back(ipiv[s].get(0));
+        out.B.push_back(B[s].get(0));
+        out.guards_intact = out.guards_intact && same_bits(out.A[s], factors[s]) &&
+                            same_bits(out.ipiv[s], pivots[s]) && A[s].guards_intact() &&
+                            ipiv[s].guards_intact() && B[s].guards_intact();
+    }
+    return out;
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("getrf_ptr and getrs_ptr are getrf and getrs, bit for bit", "[getrs][pointers]", float,
+                   double, tdls::complex_float, tdls::complex_double) {
+    using T = TestType;
+    int compared = 0, controls = 0, refused = 0;
+    for (const tdls_layout_t layout : both_layouts)
+        for (const int n : {1, 3, 8, 16, 17, 33, 100})
+            for (const int nrhs : {1, 3}) {
+                INFO("n = " << n << ", nrhs = " << nrhs << ", " << layout_name(layout) << ", "
+                            << type_name<T>());
+                const SystemSet<T> set = make_set<T>(n, nrhs, layout, batch_kinds(), 97u * n + nrhs + layout);
+                const Outcome<T> strided = run_strided(nullptr, set, padded, {}, /*factor_only=*/true);
+                const Outcome<T> pointers = run_pointers_with(set, padded, {}, [&](const PointerCall& c) {
+                    return tdls_batched_getrf_ptr(nullptr, dtype_of<T>(), c.layout, c.n, c.A_array, c.l.lda,
+                                                  c.ipiv_array, c.info, c.batch);
+                });
+                REQUIRE(strided.status == TDLS_SUCCESS);
+                {
+                    INFO(pointers.error);
+                    REQUIRE(pointers.status == TDLS_SUCCESS);
+                }
+                REQUIRE(pointers.guards_intact);
+                REQUIRE(same_bits(pointers.info, strided.info));
+                for (std::int64_t s = 0; s < set.batch(); ++s) {
+                    REQUIRE(same_bits(pointers.A[s], strided.A[s]));
+                    REQUIRE(same_bits(pointers.ipiv[s], strided.ipiv[s]));
+                    REQUIRE(same_bits(pointers.B[s], set.B[s])); // B is no operand of getrf
+                }
+                // getrs from the regular systems' factors (a singular U gives NaNs in both).
+                const Outcome<T> solved = run_getrs(nullptr, set, strided.A, strided.ipiv, padded);
+                const Outcome<T> solved_ptr = run_getrs_pointers(set, strided.A, strided.ipiv, padded);
+                REQUIRE(solved.status == TDLS_SUCCESS);
+                {
+                    INFO(solved_ptr.error);
+                    REQUIRE(solved_ptr.status == TDLS_SUCCESS);
+                }
+                REQUIRE(solved_ptr.guards_intact);
+                for (std::int64_t s = 0; s < set.batch(); ++s)
+                    if (strided.info[s] == 0) {
+                        REQUIRE(same_bits(solved_ptr.B[s], solved.B[s]));
+                        ++compared;
+                    }
+                // Negative control: pivots outside 1..n are refused, nothing written.
+                std::vector<std::vector<std::int32_t>> bad = strided.ipiv;
+                bad.back()[0] = n + 1;
+                const Outcome<T> refusal = run_getrs_pointers(set, strided.A, bad, padded);
+                CHECK(refusal.status == TDLS_ERROR_INVALID_VALUE);
+                CHECK(refusal.guards_intact);
+                for (std::int64_t s = 0; s < set.batch(); ++s) CHECK(same_bits(refusal.B[s], set.B[s]));
+                ++refused;
+                std::vector<T> flipped = solved_ptr.B[0];
+                flipped[0] = next_up(flipped[0]);
+                CHECK_FALSE(same_bits(flipped, solved.B[0]));
+                ++controls;
+            }
+    REQUIRE(compared >= 2 * 7 * 2 * 6);
+    REQUIRE(refused == 2 * 7 * 2);
+    REQUIRE(controls == 2 * 7 * 2);
+}
