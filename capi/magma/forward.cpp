@@ -1,17 +1,24 @@
 #include "forward.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <set>
+#include <vector>
+
+#ifndef TDLS_MAGMA_LIBRARY_NAME
+#define TDLS_MAGMA_LIBRARY_NAME "libtdls_magma"
+#endif
 
 namespace tdls::magma {
 
 namespace {
 
 /// Whether the object defining `function` exports `symbol` under one of the
-/// two libtdls_magma version nodes.
+/// two libtdls_magma version nodes: this library, or the other width's.
 bool is_libtdls_magma(void* function, const char* symbol) {
     Dl_info info{};
     if (dladdr(function, &info) == 0 || info.dli_fname == nullptr) return false;
@@ -23,19 +30,39 @@ bool is_libtdls_magma(void* function, const char* symbol) {
     return ours;
 }
 
+int collect_name(dl_phdr_info* info, std::size_t, void* names) {
+    if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0')
+        static_cast<std::vector<std::string>*>(names)->emplace_back(info->dlpi_name);
+    return 0;
+}
+
+/// A definition in any loaded shared object but a libtdls_magma, in load
+/// order. RTLD_NEXT sees the objects loaded with the program only; a libmagma
+/// that arrived later by dlopen(RTLD_GLOBAL) (a Python extension, a plugin)
+/// is found here. The names are gathered first: dlopen is not called from
+/// inside dl_iterate_phdr's callback, which runs under the loader's lock.
+void* definition_loaded_later(const char* symbol) {
+    std::vector<std::string> names;
+    dl_iterate_phdr(collect_name, &names);
+    for (const std::string& name : names) {
+        void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+        if (handle == nullptr) continue;
+        void* function = dlsym(handle, symbol);
+        dlclose(handle);
+        if (function != nullptr && !is_libtdls_magma(function, symbol)) return function;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 void* next_definition(const char* symbol, std::string& why) {
     void* next = dlsym(RTLD_NEXT, symbol);
-    if (next == nullptr) {
-        why = "no library after libtdls_magma defines it (link libmagma after libtdls_magma)";
-        return nullptr;
-    }
-    if (is_libtdls_magma(next, symbol)) {
-        why = "the next definition is the other width's libtdls_magma (both are loaded)";
-        return nullptr;
-    }
-    return next;
+    if (next != nullptr && !is_libtdls_magma(next, symbol)) return next;
+    if (void* later = definition_loaded_later(symbol)) return later;
+    why = "no library but libtdls_magma defines it (link libmagma after libtdls_magma; the other width's "
+          "libtdls_magma is never called)";
+    return nullptr;
 }
 
 magma_int_t not_served(const char* symbol, const std::string& why) {
@@ -43,7 +70,8 @@ magma_int_t not_served(const char* symbol, const std::string& why) {
     static std::set<std::string> said;
     const std::lock_guard lock(mutex);
     if (said.insert(symbol).second)
-        std::fprintf(stderr, "libtdls_magma: %s: not served: %s; returning MAGMA_ERR\n", symbol, why.c_str());
+        std::fprintf(stderr, TDLS_MAGMA_LIBRARY_NAME ": %s: not served: %s; returning MAGMA_ERR\n", symbol,
+                     why.c_str());
     return MAGMA_ERR;
 }
 

@@ -10,10 +10,10 @@
 
 namespace tdls::magma {
 
-/// The next definition of `symbol` after libtdls_magma, or nullptr with the
-/// reason in `why`: none in the process, or the one found is the other
-/// width's libtdls_magma (forwarding there would hand it arguments of the
-/// wrong width).
+/// The next definition of `symbol` after libtdls_magma (dlsym(RTLD_NEXT)),
+/// else one in a shared object loaded later, or nullptr with the reason in
+/// `why`. Never a libtdls_magma's, this one's or the other width's
+/// (forwarding there would hand it arguments of the wrong width).
 void* next_definition(const char* symbol, std::string& why);
 
 /// MAGMA_ERR for a call nothing serves, saying why on stderr once per
