@@ -9,9 +9,12 @@
 #      misplaced file on LD_LIBRARY_PATH): the loader refuses it with
 #      "version `TDLS_MAGMA_ILP64' not found" (and LP64 the reverse).
 # Usage: check_magma_width.sh <C compiler> <source dir of tests/magma> <include dir>
-#        <dir of libtdls.so> <dir of libtdls_magma*.so> <SOVERSION>
+#        <dir of libtdls.so> <dir of libtdls_magma*.so> <SOVERSION> [<sanitizers of the build>]
 set -euo pipefail
 cc=$1 here=$2 include=$3 tdls_dir=$4 magma_dir=$5 soversion=$6
+sanitize=()
+# A sanitized build's libraries need the sanitizer runtimes in the program.
+[[ -n ${7:-} ]] && sanitize=(-fsanitize="$7" -fno-sanitize-recover=all)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "check_magma_width: FAILED: $*" >&2; exit 1; }
@@ -23,10 +26,10 @@ for width in lp64 ilp64; do
   else
     flags=() right=tdls_magma wrong=tdls_magma64 node=TDLS_MAGMA_LP64
   fi
-  "$cc" -std=c99 -pedantic -Werror "${flags[@]}" -I"$include" -c "$here/width_consumer.c" -o "$scratch/$width.o"
+  "$cc" -std=c99 -pedantic -Werror "${sanitize[@]}" "${flags[@]}" -I"$include" -c "$here/width_consumer.c" -o "$scratch/$width.o"
 
   # 1. Linked against the other width: the linker refuses.
-  if "$cc" "$scratch/$width.o" -L"$magma_dir" -L"$tdls_dir" -l$wrong -ltdls -o "$scratch/$width-wrong" \
+  if "$cc" "${sanitize[@]}" "$scratch/$width.o" -L"$magma_dir" -L"$tdls_dir" -l$wrong -ltdls -o "$scratch/$width-wrong" \
        2> "$scratch/link.log"; then
     fail "$width program linked against lib$wrong"
   fi
@@ -34,7 +37,7 @@ for width in lp64 ilp64; do
   checks=$((checks + 1))
 
   # 2. Right: links, loads and solves.
-  "$cc" "$scratch/$width.o" -L"$magma_dir" -L"$tdls_dir" -l$right -ltdls -o "$scratch/$width-right"
+  "$cc" "${sanitize[@]}" "$scratch/$width.o" -L"$magma_dir" -L"$tdls_dir" -l$right -ltdls -o "$scratch/$width-right"
   LD_LIBRARY_PATH="$magma_dir:$tdls_dir" "$scratch/$width-right" || fail "$width program against lib$right"
   checks=$((checks + 1))
 
