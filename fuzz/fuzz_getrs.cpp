@@ -14,6 +14,7 @@
 #include "support/contiguous.hpp"
 #include "support/contract.hpp"
 #include "support/entry.hpp"
+#include "support/factors.hpp"
 #include "support/fields.hpp"
 #include "support/input.hpp"
 #include "support/oracle.hpp"
@@ -82,32 +83,6 @@ std::int32_t pivot_value(std::uint8_t b, std::int64_t k, std::int64_t n, Input& 
     default:
         return in.raw<std::int32_t>();
     }
-}
-
-/// The matrix the factors of one system stand for, dense: A = P^T L U
-/// (column-major), its transpose for row-major (the memory is read
-/// column-major, as the factors of A^T).
-template <typename T>
-Dense<T> matrix_of_factors(Strided<T> factors, const std::int32_t* ipiv, std::int64_t n, bool row_major) {
-    Dense<T> lu(std::size_t(n * n), Wide<T>(0));
-    for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t i = 0; i < n; ++i) {
-            Wide<T> sum = 0;
-            for (std::int64_t p = 0; p <= std::min(i, j); ++p)
-                sum += (p == i ? Wide<T>(1) : widen(factors(i, p))) * widen(factors(p, j));
-            lu[std::size_t(i + j * n)] = sum;
-        }
-    for (std::int64_t k = n - 1; k >= 0; --k) { // undo the interchanges, last first
-        const std::int64_t r = ipiv[k] - 1;
-        if (r != k)
-            for (std::int64_t j = 0; j < n; ++j)
-                std::swap(lu[std::size_t(k + j * n)], lu[std::size_t(r + j * n)]);
-    }
-    if (!row_major) return lu;
-    Dense<T> transposed(lu.size());
-    for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t i = 0; i < n; ++i) transposed[std::size_t(j + i * n)] = lu[std::size_t(i + j * n)];
-    return transposed;
 }
 
 template <typename T>

@@ -24,7 +24,7 @@
 
 namespace {
 
-enum class Entry { Gesv, Ptr, Interleaved, Getrf, Getrs, Solve, SolvePtr, SolveInterleaved };
+enum class Entry { Gesv, Ptr, Interleaved, Getrf, Getrs, Solve, SolvePtr, SolveInterleaved, GetrfPtr, GetrsPtr };
 
 const char* function_of(Entry entry) {
     switch (entry) {
@@ -44,6 +44,10 @@ const char* function_of(Entry entry) {
         return "tdls_batched_solve_ptr";
     case Entry::SolveInterleaved:
         return "tdls_batched_solve_interleaved";
+    case Entry::GetrfPtr:
+        return "tdls_batched_getrf_ptr";
+    case Entry::GetrsPtr:
+        return "tdls_batched_getrs_ptr";
     }
     return "?";
 }
@@ -52,7 +56,13 @@ bool is_solve(Entry entry) {
     return entry == Entry::Solve || entry == Entry::SolvePtr || entry == Entry::SolveInterleaved;
 }
 bool is_pointers(Entry entry) {
-    return entry == Entry::Ptr || entry == Entry::SolvePtr;
+    return entry == Entry::Ptr || entry == Entry::SolvePtr || entry == Entry::GetrfPtr || entry == Entry::GetrsPtr;
+}
+bool is_getrf(Entry entry) {
+    return entry == Entry::Getrf || entry == Entry::GetrfPtr;
+}
+bool is_getrs(Entry entry) {
+    return entry == Entry::Getrs || entry == Entry::GetrsPtr;
 }
 bool is_interleaved(Entry entry) {
     return entry == Entry::Interleaved || entry == Entry::SolveInterleaved;
@@ -64,15 +74,17 @@ Entry gesv_of(Entry solve) {
                                               : Entry::Gesv;
 }
 
-const std::vector<Entry> all_entries{Entry::Gesv,  Entry::Ptr,   Entry::Interleaved, Entry::Getrf,
-                                     Entry::Getrs, Entry::Solve, Entry::SolvePtr,    Entry::SolveInterleaved};
+const std::vector<Entry> all_entries{Entry::Gesv,     Entry::Ptr,   Entry::Interleaved, Entry::Getrf,
+                                     Entry::Getrs,    Entry::Solve, Entry::SolvePtr,    Entry::SolveInterleaved,
+                                     Entry::GetrfPtr, Entry::GetrsPtr};
 const std::vector<Entry> solve_entries{Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved};
 // The entry points that take each argument.
 const std::vector<Entry> with_nrhs{Entry::Gesv,  Entry::Ptr,      Entry::Interleaved,     Entry::Getrs,
-                                   Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved};
-const std::vector<Entry> with_lda{Entry::Gesv,  Entry::Ptr,   Entry::Getrf,
-                                  Entry::Getrs, Entry::Solve, Entry::SolvePtr};
-const std::vector<Entry> with_ldb{Entry::Gesv, Entry::Ptr, Entry::Getrs, Entry::Solve, Entry::SolvePtr};
+                                   Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved, Entry::GetrsPtr};
+const std::vector<Entry> with_lda{Entry::Gesv,  Entry::Ptr,   Entry::Getrf,    Entry::Getrs,
+                                  Entry::Solve, Entry::SolvePtr, Entry::GetrfPtr, Entry::GetrsPtr};
+const std::vector<Entry> with_ldb{Entry::Gesv,     Entry::Ptr, Entry::Getrs, Entry::Solve,
+                                  Entry::SolvePtr, Entry::GetrsPtr};
 const std::vector<Entry> with_strideA{Entry::Gesv, Entry::Getrf, Entry::Getrs, Entry::Solve};
 const std::vector<Entry> with_strideIpiv{Entry::Gesv, Entry::Getrf,
                                          Entry::Getrs}; // the solves take no pivots
@@ -82,8 +94,10 @@ const std::vector<Entry> with_base_A{Entry::Gesv,  Entry::Interleaved, Entry::Ge
 const std::vector<Entry> with_base_B{Entry::Gesv, Entry::Interleaved, Entry::Getrs, Entry::Solve,
                                      Entry::SolveInterleaved};
 const std::vector<Entry> with_info{Entry::Gesv,  Entry::Ptr,      Entry::Interleaved,     Entry::Getrf,
-                                   Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved};
-const std::vector<Entry> pointer_forms{Entry::Ptr, Entry::SolvePtr};
+                                   Entry::Solve, Entry::SolvePtr, Entry::SolveInterleaved, Entry::GetrfPtr};
+const std::vector<Entry> pointer_forms{Entry::Ptr, Entry::SolvePtr, Entry::GetrfPtr, Entry::GetrsPtr};
+const std::vector<Entry> pointer_forms_with_B{Entry::Ptr, Entry::SolvePtr, Entry::GetrsPtr};
+const std::vector<Entry> pointer_forms_with_info{Entry::Ptr, Entry::SolvePtr, Entry::GetrfPtr};
 const std::vector<Entry> interleaved_forms{Entry::Interleaved, Entry::SolveInterleaved};
 
 /// Every argument of every entry point; each call uses the ones it takes.
@@ -250,6 +264,16 @@ tdls_status_t call(const Args& a, Operands& op) {
     case Entry::SolveInterleaved:
         return tdls_batched_solve_interleaved(a.handle, dtype, layout, a.n, a.nrhs, A, B, info, a.batch,
                                               a.block);
+    case Entry::GetrfPtr:
+        return tdls_batched_getrf_ptr(a.handle, dtype, layout, a.n, a.null_A ? nullptr : op.A_array.data(), a.lda,
+                                      a.null_ipiv ? nullptr : op.ipiv_array.data(), info, a.batch);
+    case Entry::GetrsPtr: {
+        std::vector<const void*> A_array(op.A_array.begin(), op.A_array.end());
+        std::vector<const std::int32_t*> ipiv_array(op.ipiv_array.begin(), op.ipiv_array.end());
+        return tdls_batched_getrs_ptr(a.handle, dtype, layout, a.n, a.nrhs, a.null_A ? nullptr : A_array.data(),
+                                      a.lda, a.null_ipiv ? nullptr : ipiv_array.data(),
+                                      a.null_B ? nullptr : op.B_array.data(), a.ldb, a.batch);
+    }
     }
     return TDLS_ERROR_INTERNAL;
 }
@@ -455,7 +479,7 @@ std::vector<Row> invalid_rows() {
          [=](const Args&) {
              return V{has("block (" + str(two_61) + ")"), has("footprint of A")};
          }});
-    add({"batch 2^61: info beyond INT64_MAX bytes", pointer_forms, [=](Args& a) { a.batch = two_61; },
+    add({"batch 2^61: info beyond INT64_MAX bytes", pointer_forms_with_info, [=](Args& a) { a.batch = two_61; },
          TDLS_ERROR_INVALID_VALUE,
          [=](const Args&) {
              return V{has("batch (" + str(two_61) + ")"), has("footprint of info")};
@@ -473,7 +497,7 @@ std::vector<Row> invalid_rows() {
          [](const Args&) {
              return V{word("B"), has("NULL")};
          }});
-    add({"NULL B_array", pointer_forms, [](Args& a) { a.null_B = true; }, TDLS_ERROR_INVALID_VALUE,
+    add({"NULL B_array", pointer_forms_with_B, [](Args& a) { a.null_B = true; }, TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{word("B_array"), has("NULL")};
          }});
@@ -488,6 +512,13 @@ std::vector<Row> invalid_rows() {
          [](const Args&) {
              return V{word("ipiv"), has("NULL")};
          }});
+    add({"NULL ipiv_array (getrs_ptr needs it)",
+         {Entry::GetrsPtr},
+         [](Args& a) { a.null_ipiv = true; },
+         TDLS_ERROR_INVALID_VALUE,
+         [](const Args&) {
+             return V{word("ipiv_array"), has("NULL")};
+         }});
     add({"NULL entry of A_array (the last)", pointer_forms, [](Args& a) { a.null_A_entry = a.batch - 1; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
@@ -498,13 +529,13 @@ std::vector<Row> invalid_rows() {
          [](const Args&) {
              return V{has("A_array[0]"), has("NULL")};
          }});
-    add({"NULL entry of B_array", pointer_forms, [](Args& a) { a.null_B_entry = a.batch - 1; },
+    add({"NULL entry of B_array", pointer_forms_with_B, [](Args& a) { a.null_B_entry = a.batch - 1; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
              return V{has("B_array[3]"), has("NULL")};
          }});
     add({"NULL entry of ipiv_array",
-         {Entry::Ptr},
+         {Entry::Ptr, Entry::GetrfPtr, Entry::GetrsPtr},
          [](Args& a) { a.null_ipiv_entry = a.batch - 1; },
          TDLS_ERROR_INVALID_VALUE,
          [](const Args&) {
@@ -519,7 +550,7 @@ std::vector<Row> invalid_rows() {
          true});
     // 9. getrs's pivots, in the last system
     add({"getrs pivot 0",
-         {Entry::Getrs},
+         {Entry::Getrs, Entry::GetrsPtr},
          [](Args& a) {
              a.bad_pivot_system = a.batch - 1;
              a.bad_pivot_entry = 1;
@@ -530,7 +561,7 @@ std::vector<Row> invalid_rows() {
              return V{word("ipiv"), has("system 3"), has("is 0")};
          }});
     add({"getrs pivot n+1",
-         {Entry::Getrs},
+         {Entry::Getrs, Entry::GetrsPtr},
          [](Args& a) {
              a.bad_pivot_system = a.batch - 1;
              a.bad_pivot_entry = a.n - 1;
@@ -541,7 +572,7 @@ std::vector<Row> invalid_rows() {
              return V{word("ipiv"), has("system 3"), has("is 4")};
          }});
     add({"getrs pivot -1 in the first system",
-         {Entry::Getrs},
+         {Entry::Getrs, Entry::GetrsPtr},
          [](Args& a) {
              a.bad_pivot_system = 0;
              a.bad_pivot_entry = 0;
@@ -675,7 +706,7 @@ std::vector<Row> order_rows() {
          [](const Args&) {
              return V{word("B"), has("NULL")};
          }});
-    add({"NULL info + NULL entry of A_array", pointer_forms,
+    add({"NULL info + NULL entry of A_array", pointer_forms_with_info,
          [](Args& a) {
              a.null_info = true;
              a.null_A_entry = 2;
@@ -696,7 +727,7 @@ std::vector<Row> order_rows() {
          },
          true});
     add({"n TDLS_MAX_ORDER+1 + getrs pivot 0",
-         {Entry::Getrs},
+         {Entry::Getrs, Entry::GetrsPtr},
          [](Args& a) {
              a.n = TDLS_MAX_ORDER + 1;
              a.bad_pivot_system = a.batch - 1;
@@ -770,7 +801,7 @@ std::vector<Row> order_rows() {
          TDLS_ERROR_INVALID_VALUE, [](const Args&) { return V{has("strideIpiv (0)")}; }});
     // tdls.h: pivots are step 9 of validation, "then the quick returns".
     add({"getrs nrhs 0 + pivot 0",
-         {Entry::Getrs},
+         {Entry::Getrs, Entry::GetrsPtr},
          [](Args& a) {
              a.nrhs = 0;
              a.bad_pivot_system = a.batch - 1;
@@ -898,8 +929,8 @@ TEST_CASE("one invalid argument: status, message naming it, no operand touched",
     std::size_t expected_cases = 0;
     for (const Row& row : rows) expected_cases += row.entries.size() * variants.size();
     const int cases = run_rows(rows);
-    REQUIRE(rows.size() == 43);
-    REQUIRE(cases == 752);
+    REQUIRE(rows.size() == 44);
+    REQUIRE(cases == 928);
     REQUIRE(std::size_t(cases) == expected_cases);
 }
 
@@ -907,7 +938,7 @@ TEST_CASE("several invalid arguments: the first in the documented order wins", "
     const std::vector<Row> rows = order_rows();
     const int cases = run_rows(rows);
     REQUIRE(rows.size() == 28);
-    REQUIRE(cases == 556);
+    REQUIRE(cases == 676);
 }
 
 TEST_CASE("negative control: a valid call succeeds and changes its operands", "[capi][invalid][control]") {
@@ -929,25 +960,25 @@ TEST_CASE("negative control: a valid call succeeds and changes its operands", "[
             const Changes A = changes_of(before.A, operands.A, masks.A, operands.element_size);
             const Changes B = changes_of(before.B, operands.B, masks.B, operands.element_size);
             const Changes ipiv = changes_of(before.ipiv, operands.ipiv, masks.ipiv);
-            if (entry == Entry::Getrs || is_solve(entry)) {
+            if (is_getrs(entry) || is_solve(entry)) {
                 CHECK(A.inside == 0); // getrs reads the factors and pivots only, a solve A only
                 CHECK(ipiv.inside == 0);
             } else {
                 CHECK(A.inside > 0);
             }
-            CHECK((B.inside > 0) == (entry != Entry::Getrf));
+            CHECK((B.inside > 0) == !is_getrf(entry));
             // Padding between and after the systems, and the guards, stay as they were.
             CHECK(A.outside == 0);
             CHECK(B.outside == 0);
             CHECK(ipiv.outside == 0);
             for (std::size_t s = 0; s < operands.info.size(); ++s) {
-                const bool written = entry != Entry::Getrs && s < std::size_t(a.batch);
+                const bool written = !is_getrs(entry) && s < std::size_t(a.batch);
                 CHECK(operands.info[s] == (written ? 0 : info_fill));
             }
             ++cases;
         }
     }
-    REQUIRE(cases == 32);
+    REQUIRE(cases == 40);
 }
 
 TEST_CASE("quick return: batch 0 touches nothing, even with NULL operands", "[capi][invalid][quick]") {
@@ -979,7 +1010,7 @@ TEST_CASE("quick return: batch 0 touches nothing, even with NULL operands", "[ca
             ++cases;
         }
     }
-    REQUIRE(cases == 32);
+    REQUIRE(cases == 40);
 }
 
 TEST_CASE("quick return: n 0 sets info to 0 for each system and touches nothing else",
@@ -1005,7 +1036,7 @@ TEST_CASE("quick return: n 0 sets info to 0 for each system and touches nothing 
                 CHECK(operands.B == before.B);
                 CHECK(operands.ipiv == before.ipiv);
                 for (std::size_t s = 0; s < operands.info.size(); ++s) {
-                    const bool written = entry != Entry::Getrs && s < std::size_t(a.batch);
+                    const bool written = !is_getrs(entry) && s < std::size_t(a.batch);
                     CHECK(operands.info[s] == (written ? 0 : info_fill));
                 }
                 ++cases;
@@ -1024,7 +1055,7 @@ TEST_CASE("quick return: n 0 sets info to 0 for each system and touches nothing 
             ++cases;
         }
     }
-    REQUIRE(cases == 96);
+    REQUIRE(cases == 120);
 }
 
 TEST_CASE("quick return: nrhs 0 factors only (a solve: info only) and leaves B alone (B may be NULL)",
@@ -1047,9 +1078,9 @@ TEST_CASE("quick return: nrhs 0 factors only (a solve: info only) and leaves B a
                 REQUIRE(call(a, operands) == TDLS_SUCCESS);
                 CHECK(operands.B == before.B);
                 CHECK(operands.B_array == before.B_array);
-                if (entry == Entry::Getrs || entry == Entry::Getrf) {
+                if (is_getrs(entry) || is_getrf(entry)) {
                     // getrs: nothing to solve; getrf: takes no nrhs, so this is a plain valid call.
-                    if (entry == Entry::Getrs) CHECK(operands == before);
+                    if (is_getrs(entry)) CHECK(operands == before);
                     ++cases;
                     continue;
                 }
@@ -1082,12 +1113,12 @@ TEST_CASE("quick return: nrhs 0 factors only (a solve: info only) and leaves B a
             }
         }
     }
-    REQUIRE(cases == 64);
+    REQUIRE(cases == 80);
 }
 
 TEST_CASE("ipiv may be NULL except in getrs; its stride is then not checked", "[capi][invalid][quick]") {
     int cases = 0;
-    for (Entry entry : {Entry::Gesv, Entry::Ptr, Entry::Interleaved, Entry::Getrf}) {
+    for (Entry entry : {Entry::Gesv, Entry::Ptr, Entry::Interleaved, Entry::Getrf, Entry::GetrfPtr}) {
         for (const Variant& variant : variants) {
             Args with_pivots;
             with_pivots.entry = entry;
@@ -1112,5 +1143,5 @@ TEST_CASE("ipiv may be NULL except in getrs; its stride is then not checked", "[
             ++cases;
         }
     }
-    REQUIRE(cases == 16);
+    REQUIRE(cases == 20);
 }
