@@ -158,11 +158,17 @@ tdls_status_t run_cpu(Batch<T>& b, Operation op) {
             return tdls_batched_gesv_interleaved(cpu, t, layout, b.n, b.nrhs, o.A, o.ipiv, o.B, o.info, b.batch,
                                                  b.block);
         break;
-    case BatchForm::Pointers:
+    case BatchForm::Pointers: {
         if (op == Operation::Gesv)
             return tdls_batched_gesv_ptr(cpu, t, layout, b.n, b.nrhs, o.A_array, b.lda, o.ipiv_array, o.B_array,
                                          b.ldb, o.info, b.batch);
-        break;
+        if (op == Operation::Getrf)
+            return tdls_batched_getrf_ptr(cpu, t, layout, b.n, o.A_array, b.lda, o.ipiv_array, o.info, b.batch);
+        const std::vector<const void*> A_array(o.A_array, o.A_array + b.batch);
+        const std::vector<const std::int32_t*> ipiv_array(o.ipiv_array, o.ipiv_array + b.batch);
+        return tdls_batched_getrs_ptr(cpu, t, layout, b.n, b.nrhs, A_array.data(), b.lda, ipiv_array.data(),
+                                      o.B_array, b.ldb, b.batch);
+    }
     case BatchForm::Strided:
         if (op == Operation::Gesv)
             return tdls_batched_gesv(cpu, t, layout, b.n, b.nrhs, o.A, b.lda, b.strideA, o.ipiv, b.strideIpiv, o.B,
@@ -173,7 +179,7 @@ tdls_status_t run_cpu(Batch<T>& b, Operation op) {
         return tdls_batched_getrs(cpu, t, layout, b.n, b.nrhs, o.A, b.lda, b.strideA, o.ipiv, b.strideIpiv, o.B,
                                   b.ldb, b.strideB, b.batch);
     }
-    return TDLS_ERROR_NOT_SUPPORTED; // getrf/getrs have the strided form only
+    return TDLS_ERROR_NOT_SUPPORTED; // getrf/getrs have no interleaved form
 }
 
 /// Shared memory of one block: zeroed, 16-byte aligned.
@@ -245,9 +251,10 @@ int mismatches(const Batch<T>& gpu, const Batch<T>& cpu) {
 
 constexpr Operation operations[] = {Operation::Gesv, Operation::Getrf, Operation::Getrs, Operation::Solve};
 
-/// Whether the C ABI has the operation in the batch form (getrf and getrs are strided only).
+/// Whether the C ABI has the operation in the batch form (getrf and getrs:
+/// strided and pointer arrays, no interleaved form).
 bool has_form(Operation op, BatchForm form) {
-    return op == Operation::Gesv || op == Operation::Solve || form == BatchForm::Strided;
+    return op == Operation::Gesv || op == Operation::Solve || form != BatchForm::Interleaved;
 }
 
 /// Runs every form, operation and nrhs of one order through `run` and the CPU
@@ -346,9 +353,9 @@ TEST_CASE("register kernels on CPU threads match the CPU backend bitwise", "[gpu
     cases += register_cases<float, 11, 2, true>(devices::h200, 50);
     // MI250X: wavefront 64, n = 6, 10 groups per wavefront.
     cases += register_cases<double, 6, 1, true>(devices::mi250x_gcd, 90);
-    // Per order and layout: gesv 3 (nrhs 0, 1, 3) in each of the 3 forms, getrf 1 and getrs 2 strided,
-    // solve 3 in each form.
-    REQUIRE(cases == 5 * 21);
+    // Per order and layout: gesv 3 (nrhs 0, 1, 3) in each of the 3 forms, getrf 1 and getrs 2 in the
+    // strided and pointer forms, solve 3 in each form.
+    REQUIRE(cases == 5 * 24);
 }
 
 TEST_CASE("complex register kernels on CPU threads match the CPU backend bitwise", "[gpu][complex]") {
@@ -361,7 +368,7 @@ TEST_CASE("complex register kernels on CPU threads match the CPU backend bitwise
     cases += register_cases<complex_double, 8, 1, false>(devices::h200, 45);
     // n = 11 complex float, row-major, on a wavefront of 64.
     cases += register_cases<complex_float, 11, 1, true>(devices::mi250x_gcd, 50);
-    REQUIRE(cases == 2 * 21);
+    REQUIRE(cases == 2 * 24);
 }
 
 TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
@@ -373,7 +380,7 @@ TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]")
     DeviceProperties small = devices::h200;
     small.shared_memory_per_block = 2048;
     cases += block_cases<double, true>(24, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
-    REQUIRE(cases == 3 * 21);
+    REQUIRE(cases == 3 * 24);
 }
 
 TEST_CASE("complex block kernels on CPU threads match the CPU backend bitwise", "[gpu][complex]") {
@@ -382,7 +389,7 @@ TEST_CASE("complex block kernels on CPU threads match the CPU backend bitwise", 
     DeviceProperties small = devices::h200;
     small.shared_memory_per_block = 2048;
     cases += block_cases<tdls::complex_float, true>(21, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
-    REQUIRE(cases == 2 * 21);
+    REQUIRE(cases == 2 * 24);
 }
 
 TEST_CASE("a NULL entry of a device pointer array leaves that system untouched, info -1", "[gpu]") {
