@@ -63,28 +63,6 @@ Call decode(Input& in) {
     return call;
 }
 
-/// A pivot value from one byte: mostly a valid swap target, sometimes one
-/// outside 1..n.
-std::int32_t pivot_value(std::uint8_t b, std::int64_t k, std::int64_t n, Input& in) {
-    if (b < 0xE0) return std::int32_t(k + 1 + b % (n - k));
-    switch (b & 7) {
-    case 0:
-        return 0;
-    case 1:
-        return -1;
-    case 2:
-        return std::int32_t(n + 1);
-    case 3:
-        return std::numeric_limits<std::int32_t>::min();
-    case 4:
-        return std::numeric_limits<std::int32_t>::max();
-    case 5:
-        return std::int32_t(1 + b % n); // valid, possibly upwards
-    default:
-        return in.raw<std::int32_t>();
-    }
-}
-
 template <typename T>
 void run(Call& call, Input& in) {
     CallShape& c = call.shape;
@@ -103,11 +81,11 @@ void run(Call& call, Input& in) {
         if (!factored)
             for (std::int64_t s = 0; s < c.batch; ++s)
                 for (std::int64_t k = 0; k < c.n; ++k)
-                    ops.ipiv.memory[std::size_t(s * c.strideIpiv + k)] = pivot_value(in.byte(), k, c.n, in);
+                    ops.ipiv.memory[std::size_t(s * c.strideIpiv + k)] = pivot_value<std::int32_t>(in.byte(), k, c.n, in);
         if (call.bad_pivot >= 0xC0) { // one pivot anywhere in the batch made invalid (or not)
             const std::int64_t s = call.bad_system % c.batch, k = call.bad_entry % c.n;
             ops.ipiv.memory[std::size_t(s * c.strideIpiv + k)] =
-                pivot_value(std::uint8_t(call.bad_pivot | 0xE0), k, c.n, in);
+                pivot_value<std::int32_t>(std::uint8_t(call.bad_pivot | 0xE0), k, c.n, in);
         }
     }
     aim_and_keep(ops, c, call.B_in_A ? ContiguousAlias::BInA : ContiguousAlias::None, 0);

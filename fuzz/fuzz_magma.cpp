@@ -16,6 +16,7 @@
 #include "support/batch.hpp"
 #include "support/entry.hpp"
 #include "support/input.hpp"
+#include "support/magma_fit.hpp"
 #include "support/oracle.hpp"
 #include "support/pointer_arrays.hpp"
 #include "support/system_checks.hpp"
@@ -125,24 +126,7 @@ Expected expected_code(const Call& c) {
 }
 
 void fit(Call& c) {
-    const auto too_big = [&] {
-        const std::int64_t batch = c.batch;
-        return saturated_mul(batch, saturated_mul(c.ldda, c.n)) > element_cap ||
-               saturated_mul(batch, saturated_mul(c.lddb, c.nrhs)) > element_cap ||
-               saturated_mul(batch, work_of(c.n, c.nrhs)) > work_cap || batch > batch_cap;
-    };
-    while (too_big()) {
-        if (c.ldda > c.n + 8)
-            c.ldda = c.n + (c.ldda - c.n) % 9;
-        else if (c.lddb > c.n + 8)
-            c.lddb = c.n + (c.lddb - c.n) % 9;
-        else if (c.nrhs > 8)
-            c.nrhs = 1 + c.nrhs % 8;
-        else if (c.batch > 1)
-            c.batch /= 2;
-        else
-            return;
-    }
+    fit_magma_call(c.n, false, c.nrhs, c.ldda, c.lddb, c.batch);
 }
 
 template <typename T>

@@ -23,6 +23,7 @@
 #include "support/entry.hpp"
 #include "support/factors.hpp"
 #include "support/input.hpp"
+#include "support/magma_fit.hpp"
 #include "support/oracle.hpp"
 #include "support/pointer_arrays.hpp"
 #include "support/system_checks.hpp"
@@ -150,25 +151,7 @@ Expected expected_code(const Call& c) {
 }
 
 void fit(Call& c) {
-    const std::int64_t nrhs = c.routine == Routine::Getrf ? 0 : c.nrhs;
-    const auto too_big = [&] {
-        const std::int64_t batch = c.batch;
-        return saturated_mul(batch, saturated_mul(c.ldda, c.n)) > element_cap ||
-               saturated_mul(batch, saturated_mul(c.lddb, nrhs)) > element_cap ||
-               saturated_mul(batch, work_of(c.n, nrhs)) > work_cap || batch > batch_cap;
-    };
-    while (too_big()) {
-        if (c.ldda > c.n + 8)
-            c.ldda = c.n + (c.ldda - c.n) % 9;
-        else if (c.lddb > c.n + 8)
-            c.lddb = c.n + (c.lddb - c.n) % 9;
-        else if (c.nrhs > 8)
-            c.nrhs = 1 + c.nrhs % 8;
-        else if (c.batch > 1)
-            c.batch /= 2;
-        else
-            return;
-    }
+    fit_magma_call(c.n, c.routine == Routine::Getrf, c.nrhs, c.ldda, c.lddb, c.batch);
 }
 
 template <typename T>
@@ -213,30 +196,6 @@ magma_int_t call_routine(const Call& c, T** A, magma_int_t** ipiv, T** B, magma_
                         queue);
     }
     return 0;
-}
-
-/// A pivot from one byte: mostly a valid swap target, sometimes outside
-/// 1..n (including values past int32, which libtdls_magma64 must narrow
-/// without wrapping into range).
-magma_int_t pivot_value(std::uint8_t b, std::int64_t k, std::int64_t n, Input& in) {
-    if (b < 0xE0) return magma_int_t(k + 1 + b % (n - k));
-    switch (b & 7) {
-    case 0:
-        return 0;
-    case 1:
-        return -1;
-    case 2:
-        return magma_int_t(n + 1);
-    case 3:
-        return std::numeric_limits<magma_int_t>::min();
-    case 4:
-        return std::numeric_limits<magma_int_t>::max();
-    case 5: // in libtdls_magma64, a value whose low 32 bits are a valid pivot
-        if constexpr (sizeof(magma_int_t) == 8) return magma_int_t((std::int64_t(1) << 32) + k + 1);
-        return magma_int_t(k + 1);
-    default:
-        return in.raw<magma_int_t>();
-    }
 }
 
 template <typename T>
@@ -310,7 +269,7 @@ void run(Call& call, Input& in) {
                                                  ops.ipiv_array.data(), verdicts.data(), call.batch, nullptr) == 0;
         if (!factored)
             for (auto& pivots : ops.ipiv)
-                for (std::int64_t k = 0; k < call.n; ++k) pivots.memory[std::size_t(k)] = pivot_value(in.byte(), k, call.n, in);
+                for (std::int64_t k = 0; k < call.n; ++k) pivots.memory[std::size_t(k)] = pivot_value<magma_int_t>(in.byte(), k, call.n, in);
         for (const auto& pivots : ops.ipiv)
             for (const magma_int_t p : pivots.memory)
                 if (p < 1 || p > call.n) expected = {Verdict::ArraysRead, MAGMA_ERR};

@@ -23,23 +23,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
+
 int standin_calls(const char* name);
 int standin_answer(void);
 
 #define EXPECTED_CHECKS 27
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(condition)                                                                                     \
-    do {                                                                                                     \
-        if (condition) {                                                                                     \
-            ++passed;                                                                                        \
-        } else {                                                                                             \
-            ++failed;                                                                                        \
-            printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #condition);                                    \
-        }                                                                                                    \
-    } while (0)
 
 /* A 2 x 2 column-major system with ldda = lddb = 3 (row 2 is padding, -99):
  * A = [2 1; 4 3], pivots (2, 2), x = (1, -1) for b = (1, 1). */
@@ -146,7 +136,5 @@ int main(void) {
         if (standin != NULL) dlclose(standin);
     }
 
-    printf("test_magma_interposition: %d of %d checks passed (expected %d)\n", passed, passed + failed,
-           EXPECTED_CHECKS);
-    return failed == 0 && passed == EXPECTED_CHECKS ? 0 : 1;
+    return check_report("test_magma_interposition", EXPECTED_CHECKS);
 }

@@ -18,20 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "c_check.h"
+
 #define EXPECTED_CHECKS 8
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(condition)                                                                                     \
-    do {                                                                                                     \
-        if (condition) {                                                                                     \
-            ++passed;                                                                                        \
-        } else {                                                                                             \
-            ++failed;                                                                                        \
-            printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #condition);                                    \
-        }                                                                                                    \
-    } while (0)
 
 static int fake_queue_storage;
 
@@ -85,7 +75,5 @@ int main(int argc, char** argv) {
     CHECK(strstr(captured, OTHER_LIBRARY ": control") != NULL);
     CHECK(a[0] == 1 && pivots[0] == -1);
 
-    printf("test_magma_loaded_later: %d of %d checks passed (expected %d)\n", passed, passed + failed,
-           EXPECTED_CHECKS);
-    return failed == 0 && passed == EXPECTED_CHECKS ? 0 : 1;
+    return check_report("test_magma_loaded_later", EXPECTED_CHECKS);
 }

@@ -18,20 +18,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
+
 #define EXPECTED_CHECKS 19
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(condition)                                                                                     \
-    do {                                                                                                     \
-        if (condition) {                                                                                     \
-            ++passed;                                                                                        \
-        } else {                                                                                             \
-            ++failed;                                                                                        \
-            printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #condition);                                    \
-        }                                                                                                    \
-    } while (0)
 
 /* MAGMA's getters, as libmagma exports them (cudaStream_t is a pointer). */
 static int stream_calls = 0;
@@ -140,7 +130,5 @@ int main(void) {
               fb[0] == 2.0f);
     }
 
-    printf("test_magma_queue: %d of %d checks passed (expected %d)\n", passed, passed + failed,
-           EXPECTED_CHECKS);
-    return failed == 0 && passed == EXPECTED_CHECKS ? 0 : 1;
+    return check_report("test_magma_queue", EXPECTED_CHECKS);
 }
