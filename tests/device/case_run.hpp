@@ -67,7 +67,12 @@ bool prepare_case(tdls_handle_t cpu, const Case& c, std::uint64_t seed, CaseData
     data.singular.assign(std::size_t(c.batch), 0);
     if (c.operation == Operation::getrs) {
         std::vector<std::int32_t> verdicts = data.input.info;
-        const Operands host{data.input.a.data(), data.input.ipiv.data(), nullptr, verdicts.data()};
+        Operands host{data.input.a.data(), data.input.ipiv.data(), nullptr, verdicts.data()};
+        const std::vector<void*> a_array =
+            system_addresses(g.a, static_cast<void*>(data.input.a.data()), element_bytes(c.dtype));
+        const std::vector<std::int32_t*> ipiv_array = system_addresses(g.ipiv, data.input.ipiv.data(), 4);
+        host.a_array = a_array.data();
+        host.ipiv_array = ipiv_array.data();
         if (call_getrf(cpu, c, g, host) != TDLS_SUCCESS) {
             fail("CPU getrf for the factors failed: " + last_error_text());
             return false;

@@ -104,11 +104,14 @@ std::vector<Case> small_cases() {
         add(Operation::getrf, TDLS_ROW_MAJOR, Form::strided, 64, 0, 0, 1);
         add(Operation::getrs, TDLS_COL_MAJOR, Form::strided, 65, 3, 3, 1);
         add(Operation::gesv, TDLS_ROW_MAJOR, Form::strided, 128, 1, 0, 1);
+        // The factor-once pair on pointer arrays (MAGMA's getrf/getrs_batched on a queue).
+        add(Operation::getrf, TDLS_COL_MAJOR, Form::pointers, 20, 0, pointer_pad, 1);
+        add(Operation::getrs, TDLS_ROW_MAJOR, Form::pointers, 33, 2, pointer_pad, 1);
     }
     return cases;
 }
 
-constexpr std::int64_t small_case_count = std::size(types) * 7;
+constexpr std::int64_t small_case_count = std::size(types) * 9;
 
 } // namespace
 
