@@ -64,7 +64,8 @@ Call decode(Input& in) {
     call.queue = (head >> 4) == 15;
     const std::uint8_t shape = in.byte();
     constexpr magma_trans_t transes[] = {MagmaNoTrans, MagmaTrans, MagmaConjTrans, MagmaConjTrans};
-    call.trans = (shape & 7) == 7 ? magma_trans_t(shape >> 3) : transes[shape & 3]; // 7: mostly invalid
+    // 7: any int a C caller could pass (mostly invalid; 111..113 valid).
+    call.trans = (shape & 7) == 7 ? magma_trans_t(in.raw<std::int32_t>()) : transes[shape & 3];
     call.raw_pivots = (shape & 8) != 0;
     const std::int64_t n = fold_order(in.size(-2, 40));
     call.n = as_magma(n);

@@ -60,7 +60,7 @@ To** as(From** array) {
                                                    magma_int_t* dinfo_array, magma_int_t batchCount,             \
                                                    magma_queue_t queue) try {                                    \
         using namespace tdls::magma;                                                                             \
-        const Verdict verdict = gesv(check_gesv(n, nrhs, ldda, lddb, batchCount), n, nrhs, as<T>(dA_array),      \
+        const Verdict verdict = gesv(check_gesv(n, nrhs, ldda, lddb, batchCount), Completion::Synced, n, nrhs, as<T>(dA_array),      \
                                      ldda, dipiv_array, as<T>(dB_array), lddb, dinfo_array, batchCount, queue);  \
         return reply<decltype(&magma_##p##gesv_batched)>("magma_" #p "gesv_batched", verdict, queue, n, nrhs,    \
                                                          dA_array, ldda, dipiv_array, dB_array, lddb,            \
@@ -71,7 +71,7 @@ To** as(From** array) {
         magma_int_t n, magma_int_t nrhs, M** dA_array, magma_int_t ldda, magma_int_t** dipiv_array, M** dB_array, \
         magma_int_t lddb, magma_int_t* dinfo_array, magma_int_t batchCount, magma_queue_t queue) try {           \
         using namespace tdls::magma;                                                                             \
-        const Verdict verdict = gesv(check_gesv_small(n, nrhs, ldda, lddb, batchCount), n, nrhs,                 \
+        const Verdict verdict = gesv(check_gesv_small(n, nrhs, ldda, lddb, batchCount), Completion::Enqueued, n, nrhs,                 \
                                      as<T>(dA_array), ldda, dipiv_array, as<T>(dB_array), lddb, dinfo_array,     \
                                      batchCount, queue);                                                         \
         return reply<decltype(&magma_##p##gesv_batched_small)>("magma_" #p "gesv_batched_small", verdict, queue, \

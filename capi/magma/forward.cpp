@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <new>
 #include <string>
 #include <set>
 #include <vector>
@@ -30,10 +31,23 @@ bool is_libtdls_magma(void* function, const char* symbol) {
     return ours;
 }
 
-int collect_name(dl_phdr_info* info, std::size_t, void* names) {
-    if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0')
-        static_cast<std::vector<std::string>*>(names)->emplace_back(info->dlpi_name);
-    return 0;
+/// No exception may unwind through dl_iterate_phdr (C code, under the
+/// loader's lock): an allocation failure stops the walk and is raised after.
+struct LoadedNames {
+    std::vector<std::string> names;
+    bool out_of_memory = false;
+};
+
+int collect_name(dl_phdr_info* info, std::size_t, void* data) noexcept {
+    auto* loaded = static_cast<LoadedNames*>(data);
+    if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') return 0;
+    try {
+        loaded->names.emplace_back(info->dlpi_name);
+        return 0;
+    } catch (...) {
+        loaded->out_of_memory = true;
+        return 1;
+    }
 }
 
 /// A definition in any loaded shared object but a libtdls_magma, in load
@@ -42,9 +56,10 @@ int collect_name(dl_phdr_info* info, std::size_t, void* names) {
 /// is found here. The names are gathered first: dlopen is not called from
 /// inside dl_iterate_phdr's callback, which runs under the loader's lock.
 void* definition_loaded_later(const char* symbol) {
-    std::vector<std::string> names;
-    dl_iterate_phdr(collect_name, &names);
-    for (const std::string& name : names) {
+    LoadedNames loaded;
+    dl_iterate_phdr(collect_name, &loaded);
+    if (loaded.out_of_memory) throw std::bad_alloc();
+    for (const std::string& name : loaded.names) {
         void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
         if (handle == nullptr) continue;
         void* function = dlsym(handle, symbol);

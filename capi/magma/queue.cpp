@@ -31,6 +31,7 @@ QueueTarget read_queue(magma_queue_t queue) {
     target.stream = stream(queue);
     if (const DeviceGetter device = find<DeviceGetter>("magma_queue_get_device"))
         target.device = int(device(queue));
+    target.sync = find<QueueSync>("magma_queue_sync_internal");
     return target;
 }
 

@@ -51,8 +51,13 @@ void* const* untyped(T* const* array) {
 /// getters, no plugin / runtime / device, an order the backend does not
 /// take) leaves it unserved, to be forwarded; the handle can be destroyed
 /// right after the launch, which keeps nothing of it.
+/// Whether a served queue call returns after magma_queue_sync, as MAGMA's
+/// own routine does (gesv_batched, getrf_batched, getrs_batched) or once
+/// enqueued (gesv_batched_small).
+enum class Completion { Synced, Enqueued };
+
 template <typename Launch>
-Verdict on_queue(magma_queue_t queue, Launch&& launch) {
+Verdict on_queue(magma_queue_t queue, Completion completion, Launch&& launch) {
     if constexpr (!ints_pass_through) {
         return unserved("libtdls_magma64 serves host arrays only (widening int32 pivots on the device needs a "
                         "kernel libtdls does not have)");
@@ -68,15 +73,33 @@ Verdict on_queue(magma_queue_t queue, Launch&& launch) {
         tdls_destroy(handle);
         if (status == TDLS_ERROR_NOT_SUPPORTED || status == TDLS_ERROR_BACKEND_UNAVAILABLE)
             return unserved("libtdls's GPU backend: ", message);
+        if (status == TDLS_SUCCESS && completion == Completion::Synced && target.sync != nullptr)
+            target.sync(queue, "libtdls_magma", __FILE__, __LINE__);
         return answer(code_of(status));
     }
 }
 
-/// A host call: libtdls's statuses as MAGMA codes, std::bad_alloc from the
-/// shim's own scratch as MAGMA_ERR_HOST_ALLOC.
+/// The process's CPU handle of libtdls for host calls: a NULL handle would
+/// be backend AUTO, which sends pointer arrays in managed memory to a GPU,
+/// asynchronously, where the contract promises the CPU and a finished call.
+/// Created once and kept (handles serve concurrent calls); nullptr when
+/// creation failed.
+inline tdls_handle_t cpu_handle() {
+    static const tdls_handle_t handle = [] {
+        tdls_handle_t h = nullptr;
+        return tdls_create(&h, TDLS_BACKEND_CPU, 0) == TDLS_SUCCESS ? h : nullptr;
+    }();
+    return handle;
+}
+
+/// A host call (Run: tdls_handle_t -> tdls_status_t) on the CPU handle:
+/// libtdls's statuses as MAGMA codes, std::bad_alloc from the shim's own
+/// scratch as MAGMA_ERR_HOST_ALLOC.
 template <typename Run>
 Verdict on_host(Run&& run) try {
-    return answer(code_of(run()));
+    const tdls_handle_t cpu = cpu_handle();
+    if (cpu == nullptr) return answer(MAGMA_ERR_HOST_ALLOC);
+    return answer(code_of(run(cpu)));
 } catch (const std::bad_alloc&) {
     return answer(MAGMA_ERR_HOST_ALLOC);
 }
@@ -84,14 +107,15 @@ Verdict on_host(Run&& run) try {
 /// magma_?gesv_batched and magma_?gesv_batched_small, once their scalars
 /// were checked (each routine its own way).
 template <typename T>
-Verdict gesv(ScalarVerdict scalars, magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ldda, magma_int_t** ipiv,
-             T** B, magma_int_t lddb, magma_int_t* info, magma_int_t batch, magma_queue_t queue) {
+Verdict gesv(ScalarVerdict scalars, Completion completion, magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ldda,
+             magma_int_t** ipiv, T** B, magma_int_t lddb, magma_int_t* info, magma_int_t batch,
+             magma_queue_t queue) {
     if (scalars.code != 0 || scalars.quick) return answer(scalars.code);
     constexpr tdls_dtype_t dtype = kernels::dtype_of<T>;
     if (queue != nullptr) {
         // Device pointer arrays cannot be read here: the GPU backend checks them.
         if (n > TDLS_MAX_ORDER) return unserved("n (", n, ") above libtdls's ", TDLS_MAX_ORDER);
-        return on_queue(queue, [&](tdls_handle_t handle) {
+        return on_queue(queue, completion, [&](tdls_handle_t handle) {
             return tdls_batched_gesv_ptr(handle, dtype, TDLS_COL_MAJOR, n, nrhs, untyped(A), ldda,
                                          reinterpret_cast<std::int32_t* const*>(ipiv), untyped(B), lddb,
                                          reinterpret_cast<std::int32_t*>(info), batch);
@@ -99,9 +123,9 @@ Verdict gesv(ScalarVerdict scalars, magma_int_t n, magma_int_t nrhs, T** A, magm
     }
     if (const magma_int_t code = check_host_arrays(gesv_arrays, A, ipiv, B, info, batch)) return answer(code);
     if (n > TDLS_MAX_ORDER) return unserved("n (", n, ") above libtdls's ", TDLS_MAX_ORDER, " on the host");
-    return on_host([&] {
+    return on_host([&](tdls_handle_t cpu) {
         OutputInts ints(n, batch, ipiv, info);
-        const tdls_status_t status = tdls_batched_gesv_ptr(nullptr, dtype, TDLS_COL_MAJOR, n, nrhs, untyped(A),
+        const tdls_status_t status = tdls_batched_gesv_ptr(cpu, dtype, TDLS_COL_MAJOR, n, nrhs, untyped(A),
                                                            ldda, ints.pivots(), untyped(B), lddb,
                                                            ints.verdicts(), batch);
         if (status == TDLS_SUCCESS) ints.commit();
@@ -123,14 +147,14 @@ Verdict getrf(magma_int_t m, magma_int_t n, T** A, magma_int_t ldda, magma_int_t
     if (m != n) return unserved("a rectangular matrix (m = ", m, ", n = ", n, "): libtdls factors square ones");
     if (n > TDLS_MAX_ORDER) return unserved("n (", n, ") above libtdls's ", TDLS_MAX_ORDER);
     if (queue != nullptr)
-        return on_queue(queue, [&](tdls_handle_t handle) {
+        return on_queue(queue, Completion::Synced, [&](tdls_handle_t handle) {
             return tdls_batched_getrf_ptr(handle, dtype, TDLS_COL_MAJOR, n, untyped(A), ldda,
                                           reinterpret_cast<std::int32_t* const*>(ipiv),
                                           reinterpret_cast<std::int32_t*>(info), batch);
         });
-    return on_host([&] {
+    return on_host([&](tdls_handle_t cpu) {
         OutputInts ints(n, batch, ipiv, info);
-        const tdls_status_t status = tdls_batched_getrf_ptr(nullptr, dtype, TDLS_COL_MAJOR, n, untyped(A), ldda,
+        const tdls_status_t status = tdls_batched_getrf_ptr(cpu, dtype, TDLS_COL_MAJOR, n, untyped(A), ldda,
                                                             ints.pivots(), ints.verdicts(), batch);
         if (status == TDLS_SUCCESS) ints.commit();
         return status;
@@ -184,6 +208,16 @@ class TransposedRhs {
     std::vector<T*> arrays_;
 };
 
+/// Whether one B of n x nrhs with leading dimension lddb spans fewer bytes
+/// than INT64_MAX: ((nrhs - 1) * lddb + n) * sizeof(T), in checked arithmetic.
+template <typename T>
+bool addressable_b(magma_int_t n, magma_int_t nrhs, magma_int_t lddb) {
+    std::int64_t elements = 0, bytes = 0;
+    return !__builtin_mul_overflow(std::int64_t(nrhs) - 1, std::int64_t(lddb), &elements) &&
+           !__builtin_add_overflow(elements, std::int64_t(n), &elements) &&
+           !__builtin_mul_overflow(elements, std::int64_t(sizeof(T)), &bytes);
+}
+
 /// magma_?getrs_batched: every trans on the host; MagmaNoTrans on a queue.
 template <typename T>
 Verdict getrs(magma_trans_t trans, magma_int_t n, magma_int_t nrhs, T** A, magma_int_t ldda, magma_int_t** ipiv,
@@ -195,7 +229,7 @@ Verdict getrs(magma_trans_t trans, magma_int_t n, magma_int_t nrhs, T** A, magma
     if (queue != nullptr) {
         if (n > TDLS_MAX_ORDER) return unserved("n (", n, ") above libtdls's ", TDLS_MAX_ORDER);
         if (trans != MagmaNoTrans) return unserved("a transposed solve on the device");
-        return on_queue(queue, [&](tdls_handle_t handle) {
+        return on_queue(queue, Completion::Synced, [&](tdls_handle_t handle) {
             return tdls_batched_getrs_ptr(handle, dtype, TDLS_COL_MAJOR, n, nrhs, factors, ldda,
                                           reinterpret_cast<const std::int32_t* const*>(ipiv), untyped(B), lddb,
                                           batch);
@@ -203,13 +237,17 @@ Verdict getrs(magma_trans_t trans, magma_int_t n, magma_int_t nrhs, T** A, magma
     }
     if (const magma_int_t code = check_host_arrays(getrs_arrays, A, ipiv, B, nullptr, batch)) return answer(code);
     if (n > TDLS_MAX_ORDER) return unserved("n (", n, ") above libtdls's ", TDLS_MAX_ORDER, " on the host");
-    return on_host([&] {
+    return on_host([&](tdls_handle_t cpu) {
         const InputPivots pivots(n, batch, ipiv);
         if (trans == MagmaNoTrans)
-            return tdls_batched_getrs_ptr(nullptr, dtype, TDLS_COL_MAJOR, n, nrhs, factors, ldda, pivots.pivots(),
+            return tdls_batched_getrs_ptr(cpu, dtype, TDLS_COL_MAJOR, n, nrhs, factors, ldda, pivots.pivots(),
                                           untyped(B), lddb, batch);
+        // libtdls sees the scratch, not lddb: the caller's B footprint is checked here,
+        // as libtdls checks it for MagmaNoTrans (an lddb whose last column lies past
+        // the address space is refused, not followed).
+        if (!addressable_b<T>(n, nrhs, lddb)) return TDLS_ERROR_INVALID_VALUE;
         const TransposedRhs<T> rhs(n, nrhs, B, lddb, batch, trans == MagmaConjTrans);
-        const tdls_status_t status = tdls_batched_getrs_ptr(nullptr, dtype, TDLS_ROW_MAJOR, n, nrhs, factors, ldda,
+        const tdls_status_t status = tdls_batched_getrs_ptr(cpu, dtype, TDLS_ROW_MAJOR, n, nrhs, factors, ldda,
                                                             pivots.pivots(), rhs.arrays(), nrhs, batch);
         if (status == TDLS_SUCCESS) rhs.commit();
         return status;

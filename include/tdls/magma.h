@@ -54,7 +54,10 @@
  * TYPES. When MAGMA's magma_types.h was included first (it defines
  * MAGMA_TYPES_H), or is reachable on the include path (__has_include), this
  * header uses MAGMA's types, so either include order with magma_v2.h is
- * valid C99. Otherwise (or with TDLS_MAGMA_OWN_TYPES defined) it declares
+ * valid C99; magma_types.h includes the CUDA (or HIP) headers, as any MAGMA
+ * program does. Define TDLS_MAGMA_OWN_TYPES to never include it (a MAGMA on
+ * the include path without CUDA's; libtdls_magma itself is built so).
+ * Otherwise (or with TDLS_MAGMA_OWN_TYPES defined) it declares
  * what a MAGMA program needs from it, under MAGMA's names: magma_int_t (int,
  * or long long under MAGMA_ILP64 or MKL_ILP64, MAGMA's rule), magma_queue_t
  * (struct magma_queue*), magma_trans_t with MagmaNoTrans = 111, MagmaTrans =
@@ -84,21 +87,27 @@
  *     entry of dipiv_array NULL dipiv_array's (-5; getrs: -6, and the array
  *     itself is required there), dB_array or an entry NULL dB_array's (-6;
  *     getrs: -7), dinfo_array NULL its own (-8; getrf: -6);
- *   getrs on the host: a pivot outside 1..n is -6 (dipiv_array), nothing
- *     written, tdls_last_error() names it;
  *   -100 (MAGMA_ERR): not served and not forwarded (above), or libtdls
- *     refused the call (tdls_last_error() says why);
+ *     refused the call (tdls_last_error() says why), e.g. a getrs pivot
+ *     outside 1..n on the host (nothing written), host arrays in device
+ *     or managed memory, or (transposed getrs on the host) an lddb whose B
+ *     would reach past the address space;
  *   -112 (MAGMA_ERR_HOST_ALLOC): out of host memory.
  * A call that returns nonzero has modified no operand. Argument errors print
  * nothing (MAGMA prints them through magma_xerbla): the code is the
  * diagnostic.
  *
+ * Host arrays (NULL queue) run on a CPU handle of libtdls (never AUTO: host
+ * pointer arrays in managed memory are refused, -100, rather than sent to a
+ * GPU behind the caller's back) and the call returns when done.
+ *
  * Device arrays on a queue: the stream is read through MAGMA's own
  * magma_queue_get_cuda_stream or magma_queue_get_hip_stream (and the device
  * through magma_queue_get_device), looked up in the process at run time, so
- * libtdls_magma never links MAGMA. The call returns once enqueued, as
- * MAGMA's. A NULL entry of a device pointer array gives dinfo_array[s] = -1,
- * that system untouched.
+ * libtdls_magma never links MAGMA. As MAGMA's own: gesv_batched,
+ * getrf_batched and getrs_batched return after magma_queue_sync(queue) (found
+ * the same way), gesv_batched_small once enqueued. A NULL entry of a device
+ * pointer array gives dinfo_array[s] = -1, that system untouched.
  *
  * Differences from MAGMA, each where libtdls accepts or keeps more:
  *   - MAGMA's small kernel (magma_?gesv_batched_small, MAGMA 2.10) takes
@@ -151,7 +160,14 @@ typedef struct tdls_magma_float_complex {
 typedef struct tdls_magma_double_complex {
     double x, y;
 } magmaDoubleComplex;
-typedef enum {
+/* In C++ with a fixed underlying type, so that any int a C caller passes is
+ * a value of it (and refused as -1), as in C. */
+#ifdef __cplusplus
+#define TDLS_MAGMA_ENUM_BASE : int
+#else
+#define TDLS_MAGMA_ENUM_BASE
+#endif
+typedef enum TDLS_MAGMA_ENUM_BASE {
     MagmaNoTrans = 111,
     MagmaTrans = 112,
     MagmaConjTrans = 113,

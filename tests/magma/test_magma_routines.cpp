@@ -337,6 +337,13 @@ TEST_CASE("argument codes, quick returns and unserved host calls touch nothing",
         {Routine::Getrs, {"dipiv_array[1] NULL", -6, {.null_entry = 6}}},
         {Routine::Getrs, {"dB_array NULL", -7, {.trans = MagmaConjTrans, .null_array = 7}}},
         {Routine::Getrs, {"n above 1024", MAGMA_ERR, {.n = TDLS_MAX_ORDER + 1, .ldda = 2000, .lddb = 2000}}},
+        {Routine::Getrs, {"trans a negative int", -1, {.trans = -5}}},
+        {Routine::Getrs, {"trans a large int", -1, {.trans = 1 << 30}}},
+#if defined(MAGMA_ILP64)
+        // B would reach past the address space: refused, never followed (both paths).
+        {Routine::Getrs, {"lddb 2^61 (MagmaNoTrans)", MAGMA_ERR, {.lddb = magma_int_t(1) << 61}}},
+        {Routine::Getrs, {"lddb 2^61 (MagmaTrans)", MAGMA_ERR, {.lddb = magma_int_t(1) << 61, .trans = MagmaTrans}}},
+#endif
     };
     int ran = 0;
     for (const auto& [routine, c] : cases) {
@@ -351,7 +358,7 @@ TEST_CASE("argument codes, quick returns and unserved host calls touch nothing",
         ++ran;
     }
     CHECK(ran == int(cases.size()));
-    CHECK(ran >= 41);
+    CHECK(ran >= 43);
 
     // A pivot outside 1..n: getrs refuses on the host, nothing written, the message names it.
     {
