@@ -16,6 +16,7 @@
 #include "support/batch.hpp"
 #include "support/entry.hpp"
 #include "support/input.hpp"
+#include "support/magma_checks.hpp"
 #include "support/magma_fit.hpp"
 #include "support/oracle.hpp"
 #include "support/pointer_arrays.hpp"
@@ -183,26 +184,13 @@ const char* function_of(const Call& c) {
 template <typename T>
 void check_solved(const Call& c, Operands<T>& ops) {
     const char* where = function_of(c);
-    const std::int64_t n = c.n, nrhs = c.nrhs;
     const bool pivots = c.defect != Defect::IpivNull;
     for (std::int64_t s = 0; s < c.batch; ++s) {
         Operand<T>& A = ops.A[std::size_t(s)];
-        Operand<T>& B = ops.B[std::size_t(s)];
         const std::int64_t info = ops.info.memory[std::size_t(s)];
-        TDLS_FUZZ_CHECK(outside_unchanged(A, 1, 0, n, n, c.ldda),
-                        "%s: dA_array[%lld] changed outside its matrix", where, (long long)s);
-        TDLS_FUZZ_CHECK(outside_unchanged(B, 1, 0, n, nrhs, c.lddb),
-                        "%s: dB_array[%lld] changed outside its matrix", where, (long long)s);
-        if (!pivots)
-            TDLS_FUZZ_CHECK(ops.ipiv[std::size_t(s)].unchanged(), "%s: pivots written without dipiv_array",
-                            where);
-        const Strided<T> factors{A.memory.data(), 1, c.ldda};
-        check_factor_verdict(where, s, n, info, pivots ? ops.ipiv[std::size_t(s)].memory.data() : nullptr, 1,
-                             factors, true);
-        const Strided<T> X{B.memory.data(), 1, c.lddb};
-        const Strided<T> B0{B.before.data(), 1, c.lddb};
-        const Strided<T> A0{A.before.data(), 1, c.ldda};
-        check_solution(where, s, c.batch, n, nrhs, info, factors, B0, X, [&] { return dense(A0, n); });
+        const Strided<T> factors =
+            check_magma_factored(where, s, c.n, c.ldda, A, ops.ipiv[std::size_t(s)], pivots, info);
+        check_magma_solved(where, s, c.batch, c.n, c.nrhs, c.ldda, c.lddb, A, ops.B[std::size_t(s)], info, factors);
     }
 }
 

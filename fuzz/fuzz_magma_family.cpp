@@ -23,6 +23,7 @@
 #include "support/entry.hpp"
 #include "support/factors.hpp"
 #include "support/input.hpp"
+#include "support/magma_checks.hpp"
 #include "support/magma_fit.hpp"
 #include "support/oracle.hpp"
 #include "support/pointer_arrays.hpp"
@@ -206,11 +207,9 @@ void check_results(const Call& c, Operands<T>& ops, const char* where) {
     for (std::int64_t s = 0; s < c.batch; ++s) {
         Operand<T>& A = ops.A[std::size_t(s)];
         Operand<T>& B = ops.B[std::size_t(s)];
-        const magma_int_t* ipiv = ops.ipiv[std::size_t(s)].memory.data();
-        TDLS_FUZZ_CHECK(outside_unchanged(A, 1, 0, n, n, c.ldda), "%s: dA_array[%lld] changed outside its matrix",
-                        where, (long long)s);
-        const Strided<T> factors{A.memory.data(), 1, c.ldda};
         if (c.routine == Routine::Getrs) {
+            const magma_int_t* ipiv = ops.ipiv[std::size_t(s)].memory.data();
+            const Strided<T> factors{A.memory.data(), 1, c.ldda};
             TDLS_FUZZ_CHECK(A.unchanged() && ops.ipiv[std::size_t(s)].unchanged(),
                             "%s: the factors or pivots of system %lld changed", where, (long long)s);
             TDLS_FUZZ_CHECK(outside_unchanged(B, 1, 0, n, nrhs, c.lddb),
@@ -226,20 +225,13 @@ void check_results(const Call& c, Operands<T>& ops, const char* where) {
             });
             continue;
         }
-        if (!pivots_given)
-            TDLS_FUZZ_CHECK(ops.ipiv[std::size_t(s)].unchanged(), "%s: pivots written without dipiv_array", where);
         const std::int64_t info = ops.info.memory[std::size_t(s)];
-        check_factor_verdict(where, s, n, info, pivots_given ? ipiv : nullptr, 1, factors, true);
-        if (c.routine == Routine::Getrf) {
+        const Strided<T> factors =
+            check_magma_factored(where, s, n, c.ldda, A, ops.ipiv[std::size_t(s)], pivots_given, info);
+        if (c.routine == Routine::Getrf)
             TDLS_FUZZ_CHECK(B.unchanged(), "%s: B is no operand of getrf, but changed", where);
-            continue;
-        }
-        TDLS_FUZZ_CHECK(outside_unchanged(B, 1, 0, n, nrhs, c.lddb), "%s: dB_array[%lld] changed outside its matrix",
-                        where, (long long)s);
-        const Strided<T> X{B.memory.data(), 1, c.lddb};
-        const Strided<T> B0{B.before.data(), 1, c.lddb};
-        const Strided<T> A0{A.before.data(), 1, c.ldda};
-        check_solution(where, s, c.batch, n, nrhs, info, factors, B0, X, [&] { return dense(A0, n); });
+        else
+            check_magma_solved(where, s, c.batch, n, nrhs, c.ldda, c.lddb, A, B, info, factors);
     }
 }
 
