@@ -48,12 +48,6 @@ struct Call {
     std::uint8_t entry = 0; // which entry a NULL entry replaces
 };
 
-/// A decoded 64-bit value as magma_int_t: the 32-bit library sees it
-/// truncated, as a caller's own conversion would.
-magma_int_t as_magma(std::int64_t v) {
-    return static_cast<magma_int_t>(v);
-}
-
 Call decode(Input& in) {
     Call call;
     const std::uint8_t head = in.byte();

@@ -1,6 +1,7 @@
-// libtdls fuzzing: the MAGMA harnesses' shrinking of a decoded call that
-// would exceed one input's limits (batch.hpp): leading dimensions back to
-// within 8 of n, then nrhs to 1..8, then half the batch, until it fits.
+// libtdls fuzzing: the MAGMA harnesses' decoded sizes as magma_int_t, and
+// the shrinking of a decoded call that would exceed one input's limits
+// (batch.hpp): leading dimensions back to within 8 of n, then nrhs to 1..8,
+// then half the batch, until it fits.
 #pragma once
 
 #include <tdls/magma.h>
@@ -10,6 +11,12 @@
 #include "batch.hpp"
 
 namespace tdls_fuzz {
+
+/// A decoded 64-bit value as magma_int_t: the 32-bit library sees it
+/// truncated, as a caller's own conversion would.
+inline magma_int_t as_magma(std::int64_t v) {
+    return static_cast<magma_int_t>(v);
+}
 
 /// factor_only: the call has no right-hand sides (getrf), whose sizes then
 /// do not count.
