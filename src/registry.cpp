@@ -43,6 +43,13 @@ constexpr CpuInstance generic_instances[] = {TDLS_SIMD_GENERIC_INSTANCES(TDLS_SI
                                                  CpuInstance{}};
 constexpr CpuInstance avx2_instances[] = {TDLS_SIMD_AVX2_INSTANCES(TDLS_SIMD_AVX2_ENTRY) CpuInstance{}};
 constexpr CpuInstance avx512_instances[] = {TDLS_SIMD_AVX512_INSTANCES(TDLS_SIMD_AVX512_ENTRY) CpuInstance{}};
+// The GPU kernels' arithmetic (kernels/cpu/gpu_reference.cpp): the dynamic
+// solver, fused, for every type of the GPU plugins.
+#define TDLS_GPU_REFERENCE_ENTRIES(T)                                                                        \
+    CpuInstance{kernels::dtype_of<T>, false, 0, &kernels::cpu::solve_range<T, 0, false, true>},              \
+        CpuInstance{kernels::dtype_of<T>, true, 0, &kernels::cpu::solve_range<T, 0, true, true>},
+constexpr CpuInstance gpu_reference_instances[] = {TDLS_GPU_TYPES(TDLS_GPU_REFERENCE_ENTRIES) CpuInstance{}};
+#undef TDLS_GPU_REFERENCE_ENTRIES
 #undef TDLS_SIMD_AVX512_ENTRY
 #undef TDLS_SIMD_AVX2_ENTRY
 #undef TDLS_SIMD_GENERIC_ENTRY
@@ -102,10 +109,12 @@ constexpr FamilyTraits family_traits[] = {
     {"generic", TDLS_SIMD_GENERIC_BYTES, entries(generic_instances), entries(generic_blocked)},
     {"avx2", TDLS_SIMD_AVX2_BYTES, entries(avx2_instances), entries(avx2_blocked)},
     {"avx512", TDLS_SIMD_AVX512_BYTES, entries(avx512_instances), entries(avx512_blocked)},
+    {"gpu_reference", 0, entries(gpu_reference_instances), entries(no_blocked)},
 };
+/// The families the library chooses among, by width.
 constexpr CpuFamily all_families[] = {CpuFamily::Scalar, CpuFamily::SimdGeneric, CpuFamily::SimdAvx2,
                                       CpuFamily::SimdAvx512};
-static_assert(std::size(family_traits) == std::size(all_families));
+static_assert(std::size(family_traits) == std::size(all_families) + 1); // + GpuReference
 
 constexpr const FamilyTraits& traits(CpuFamily family) noexcept {
     return family_traits[int(family)];
@@ -143,6 +152,7 @@ std::optional<CpuFamily> requested_family() noexcept {
     if (requested == nullptr) return std::nullopt;
     for (CpuFamily f : all_families)
         if (std::strcmp(requested, name(f)) == 0) return f;
+    if (std::strcmp(requested, name(CpuFamily::GpuReference)) == 0) return CpuFamily::GpuReference;
     return std::nullopt;
 }
 
@@ -171,6 +181,7 @@ CpuFamily choose_family() noexcept {
         if (usable(f)) widest = f;
     const std::optional<CpuFamily> requested = requested_family();
     if (!requested) return widest;
+    if (*requested == CpuFamily::GpuReference) return *requested; // plain C++: runs anywhere
     // Narrower than the widest usable: honoured if usable; wider: capped.
     CpuFamily f = *requested;
     while (!usable(f)) f = CpuFamily(int(f) - 1);
@@ -255,7 +266,7 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
     if (n > TDLS_MAX_ORDER) return {};
     // A type the family has no kernels of goes to the one-system-per-thread kernel.
     if (!takes(family, dtype)) family = CpuFamily::Scalar;
-    if (n > kernels::cpu::simd::max_order) {
+    if (n > kernels::cpu::simd::max_order && family != CpuFamily::GpuReference) {
         // One system per thread: the family's blocked kernel, or the scalar cooperative one.
         for (const BlockedInstance& blocked : traits(family).blocked)
             if (blocked.dtype == dtype && blocked.row_major == row_major) return {blocked.kernel, 1};

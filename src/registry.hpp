@@ -24,15 +24,20 @@ int device_count(tdls_backend_t backend);
 
 /// The families of CPU kernels: one system per SIMD lane for each
 /// instruction set (orders up to 256; past it, the instruction set's blocked
-/// kernel, one system per thread), or one system per thread.
-enum class CpuFamily { Scalar, SimdGeneric, SimdAvx2, SimdAvx512 };
+/// kernel, one system per thread), or one system per thread; the vector ones
+/// in order of width. GpuReference stands apart: the one-system-per-thread
+/// solver with the GPU kernels' fused multiply-adds, whose results are the
+/// GPU plugins' bit for bit, chosen only by name (TDLS_CPU_KERNEL=
+/// gpu_reference) and never by the library.
+enum class CpuFamily { Scalar, SimdGeneric, SimdAvx2, SimdAvx512, GpuReference };
 
 const char* name(CpuFamily family) noexcept;
 
 /// The family the CPU backend uses, decided once per process: the widest
 /// instruction set that was built and that this machine runs, lowered by the
 /// environment variable TDLS_CPU_KERNEL (avx512, avx2, generic or scalar; a
-/// request the machine cannot honour falls back to the widest it can).
+/// request the machine cannot honour falls back to the widest it can), or
+/// GpuReference where that variable says gpu_reference.
 CpuFamily cpu_family() noexcept;
 
 /// Whether the processor executes each 512-bit instruction as two 256-bit

@@ -44,6 +44,7 @@ std::string widest_here() {
 std::string expected_family() {
     const std::string widest = widest_here();
     const char* requested = std::getenv("TDLS_CPU_KERNEL");
+    if (requested != nullptr && std::string(requested) == "gpu_reference") return requested; // by name only
     if (requested == nullptr || rank_of(requested) < 0) return widest;
     return rank_of(requested) < rank_of(widest) ? requested : widest;
 }
@@ -99,12 +100,12 @@ TEST_CASE("the CPU kernel family follows the machine and TDLS_CPU_KERNEL", "[reg
     REQUIRE(std::string(tdls::runtime::name(family)) == expected);
     // Negative control: no other family's name matches.
     int others = 0;
-    for (const char* other : {"scalar", "generic", "avx2", "avx512"})
+    for (const char* other : {"scalar", "generic", "avx2", "avx512", "gpu_reference"})
         if (expected != other) {
             CHECK(std::string(tdls::runtime::name(family)) != other);
             ++others;
         }
-    REQUIRE(others == 3);
+    REQUIRE(others == 4);
 }
 
 TEST_CASE("the CPU kernels of each family tile their systems by the family's lanes", "[registry]") {
@@ -214,4 +215,30 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
     REQUIRE(!listed_generic.empty());
     CHECK(static_hits > 0);
     CHECK(dynamic_hits > 0);
+}
+
+TEST_CASE("the gpu_reference family serves the fused one-system-per-thread solver at every order",
+          "[registry]") {
+    // The GPU kernels' arithmetic (fused multiply-adds), never the scalar
+    // family's unfused kernel, and at every order: it has no blocked kernel.
+    int checked = 0;
+    for (const bool row_major : {false, true})
+        for (const int n : {1, 7, 64, tdls::kernels::cpu::simd::max_order + 1, TDLS_MAX_ORDER}) {
+            INFO("row_major " << row_major << ", n = " << n);
+            const auto d = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, CpuFamily::GpuReference);
+            const auto z = tdls::runtime::cpu_kernel(TDLS_COMPLEX128, row_major, n, CpuFamily::GpuReference);
+            const auto fused = row_major ? &tdls::kernels::cpu::solve_range<double, 0, true, true>
+                                         : &tdls::kernels::cpu::solve_range<double, 0, false, true>;
+            const auto fused_z = row_major ? &tdls::kernels::cpu::solve_range<complex_double, 0, true, true>
+                                           : &tdls::kernels::cpu::solve_range<complex_double, 0, false, true>;
+            CHECK(d.run == fused);
+            CHECK(z.run == fused_z);
+            CHECK(d.lanes == 1);
+            // Negative control: the scalar family's kernel is another one.
+            CHECK(tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, CpuFamily::Scalar).run != fused);
+            ++checked;
+        }
+    CHECK(tdls::runtime::cpu_kernel(TDLS_FLOAT64, false, TDLS_MAX_ORDER + 1, CpuFamily::GpuReference).run ==
+          nullptr);
+    REQUIRE(checked == 2 * 5);
 }

@@ -8,9 +8,11 @@
 // B untouched for singular systems, grids of several launches.
 //
 // Oracle: the library's CPU backend on an identical copy of each batch
-// (TDLS_CPU_KERNEL=scalar, set by ctest: the cooperative solver in a group of
-// one, whose operations are the same as a group of many), compared bitwise in
-// every buffer, padding included.
+// (TDLS_CPU_KERNEL=gpu_reference, set by ctest: the cooperative solver in a
+// group of one, whose operations are the same as a group of many, with the
+// GPU kernels' fused multiply-adds), compared bitwise in every buffer,
+// padding included. A negative control shows that the unfused scalar kernel
+// would not match: the fused arithmetic is in effect.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -25,10 +27,13 @@
 #include <tdls/tdls.h>
 
 #include "common/scalar_type.hpp"
+#include "cpu/solve_range.hpp"
 #include "device_sets.hpp"
 #include "gpu/block_driver.hpp"
 #include "gpu/once_per_device.hpp"
+#include "gpu/pivot_search.hpp"
 #include "gpu/register_driver.hpp"
+#include "gpu/warp_driver.hpp"
 #include "support/matrices.hpp"
 
 namespace {
@@ -220,21 +225,82 @@ void run_register(const GpuLaunch& launch, const rt::Grid& grid) {
             });
 }
 
-template <typename T, bool RowMajor>
-void run_block(const GpuLaunch& launch, const rt::Grid& grid) {
+/// The block kernels' lanes on CPU threads (kernels/gpu/pivot_search.hpp's
+/// Lanes): the block barrier a std::barrier, a warp shuffle an exchange
+/// through memory and one block barrier (every thread of the block shuffles
+/// at once in the solver). Two exchange buffers, used in turn: a thread
+/// writes buffer k again only after the next shuffle's barrier, which every
+/// thread reaches after reading buffer k. Warp: the device's warp size.
+template <int Warp>
+struct EmulatedLanes {
+    static constexpr int warp = Warp;
+    std::barrier<>* block;
+    std::vector<double>* exchange; // 2 x threads slots: floats and ints travel exactly as doubles
+    int tx;
+    int threads;
+    int turn = 0;
+
+    void barrier() const { block->arrive_and_wait(); }
+    template <typename V>
+    V shuffle_down(V value, int delta) {
+        double* const slots = exchange->data() + std::size_t(turn) * std::size_t(threads);
+        turn ^= 1;
+        slots[tx] = double(value);
+        barrier();
+        const int source = tx + delta;
+        const bool exists = tx % Warp + delta < Warp && source < threads;
+        return exists ? V(slots[source]) : value;
+    }
+};
+
+template <typename T, bool RowMajor, int Warp>
+void run_block_warps(const GpuLaunch& launch, const rt::Grid& grid) {
     using D = tdls::kernels::device_scalar_t<T>;
     emulate(launch, grid, launch.block_plan.threads, launch.block_plan.shared_memory_bytes,
             [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
                 std::barrier<> barrier(threads);
-                const auto sync = [&barrier] { barrier.arrive_and_wait(); };
+                std::vector<double> exchange(2 * std::size_t(threads), 0.0);
                 std::vector<std::thread> lanes;
                 for (int t = 0; t < threads; ++t)
                     lanes.emplace_back([&, t] {
-                        auto my_sync = sync;
-                        tdls::kernels::gpu::BlockDriver<D, RowMajor>::run(l, block, t, shared, my_sync);
+                        tdls::kernels::gpu::BlockGroupBarrier<Warp, EmulatedLanes<Warp>> sync{
+                            EmulatedLanes<Warp>{&barrier, &exchange, t, threads}};
+                        tdls::kernels::gpu::BlockDriver<D, RowMajor>::run(l, block, t, shared, sync);
                     });
                 for (std::thread& lane : lanes) lane.join();
             });
+}
+
+/// The block driver as the plugin built for `device` runs it: warps of 32
+/// lanes (CUDA) or wavefronts of 64 (HIP on CDNA).
+template <typename T, bool RowMajor>
+void run_block(const GpuLaunch& launch, const rt::Grid& grid, const DeviceProperties& device) {
+    if (device.warp_size == 64)
+        run_block_warps<T, RowMajor, 64>(launch, grid);
+    else
+        run_block_warps<T, RowMajor, 32>(launch, grid);
+}
+
+template <typename T, bool RowMajor, int R>
+void run_warp_rows(const GpuLaunch& launch, const rt::Grid& grid) {
+    using D = tdls::kernels::device_scalar_t<T>;
+    emulate(launch, grid, launch.warp_plan.groups.block_size, launch.warp_plan.groups.shared_memory_bytes,
+            [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
+                std::vector<std::thread> lanes;
+                for (int t = 0; t < threads; ++t)
+                    lanes.emplace_back(
+                        [&, t] { tdls::kernels::gpu::WarpDriver<D, R, RowMajor>::run(l, block, t, shared); });
+                for (std::thread& lane : lanes) lane.join();
+            });
+}
+
+/// The warp kernel of the plan's rows per lane, as the plugin's launch_warp picks it.
+template <typename T, bool RowMajor>
+void run_warp(const GpuLaunch& launch, const rt::Grid& grid) {
+    if (launch.warp_plan.groups.rows_per_thread == 1)
+        run_warp_rows<T, RowMajor, 1>(launch, grid);
+    else
+        run_warp_rows<T, RowMajor, 2>(launch, grid);
 }
 
 template <typename T>
@@ -330,7 +396,21 @@ int block_cases(int n, const DeviceProperties& device, std::int64_t batch, rt::M
             CHECK(launch.block_plan.matrix == place);
         }
         REQUIRE(launch.block_plan.supported);
-        run_block<T, RowMajor>(launch, rt::make_block_grid(launch.block_plan, call.operands.batch, *runs_on));
+        run_block<T, RowMajor>(launch, rt::make_block_grid(launch.block_plan, call.operands.batch, *runs_on),
+                               *runs_on);
+    });
+}
+
+template <typename T, bool RowMajor>
+int warp_cases(int n, const DeviceProperties& device, std::int64_t batch, int expected_rows) {
+    const rt::WarpPlan plan = rt::make_warp_plan(n, dtype_of<T>, device);
+    REQUIRE(plan.supported);
+    REQUIRE(plan.groups.rows_per_thread == expected_rows);
+    return sweep<T>(n, RowMajor, batch, [&](const tdls::kernels::BatchCall& call) {
+        GpuLaunch launch{};
+        launch.call = call;
+        launch.warp_plan = plan;
+        run_warp<T, RowMajor>(launch, rt::make_grid(plan.groups, call.operands.batch, device));
     });
 }
 
@@ -343,7 +423,7 @@ DeviceProperties one_block_grids(DeviceProperties d) {
 
 } // namespace
 
-TEST_CASE("register kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
+TEST_CASE("register kernels on CPU threads match the fused CPU reference bitwise", "[gpu]") {
     int cases = 0;
     // H200: n = 8 double, one row per thread, 4 groups per warp, 32 systems per block.
     cases += register_cases<double, 8, 1, false>(devices::h200, 45);
@@ -358,7 +438,7 @@ TEST_CASE("register kernels on CPU threads match the CPU backend bitwise", "[gpu
     REQUIRE(cases == 5 * 24);
 }
 
-TEST_CASE("complex register kernels on CPU threads match the CPU backend bitwise", "[gpu][complex]") {
+TEST_CASE("complex register kernels on CPU threads match the fused CPU reference bitwise", "[gpu][complex]") {
     // The kernels' ComplexPair against the CPU backend's std::complex: the
     // same products and quotients (tdls::product, tdls::quotient).
     using tdls::complex_double;
@@ -371,7 +451,7 @@ TEST_CASE("complex register kernels on CPU threads match the CPU backend bitwise
     REQUIRE(cases == 2 * 24);
 }
 
-TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]") {
+TEST_CASE("block kernels on CPU threads match the fused CPU reference bitwise", "[gpu]") {
     int cases = 0;
     // The matrix in shared memory: n = 40 double on an H200 (no register plan), n = 33 on MI250X.
     cases += block_cases<double, false>(40, devices::h200, 4, rt::MatrixPlace::Shared);
@@ -383,12 +463,32 @@ TEST_CASE("block kernels on CPU threads match the CPU backend bitwise", "[gpu]")
     REQUIRE(cases == 3 * 24);
 }
 
-TEST_CASE("complex block kernels on CPU threads match the CPU backend bitwise", "[gpu][complex]") {
+TEST_CASE("complex block kernels on CPU threads match the fused CPU reference bitwise", "[gpu][complex]") {
     int cases = 0;
     cases += block_cases<tdls::complex_double, false>(40, devices::h200, 4, rt::MatrixPlace::Shared);
     DeviceProperties small = devices::h200;
     small.shared_memory_per_block = 2048;
     cases += block_cases<tdls::complex_float, true>(21, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
+    REQUIRE(cases == 2 * 24);
+}
+
+TEST_CASE("warp kernels on CPU threads match the fused CPU reference bitwise", "[gpu]") {
+    int cases = 0;
+    // H200, n = 40 double: two rows per lane, groups of 20, 8 systems per block; 11 systems: a short block.
+    cases += warp_cases<double, false>(40, devices::h200, 11, 2);
+    // n = 5 float, row-major: one row per lane, 6 groups per warp, 48 per block; 50 systems: two blocks.
+    cases += warp_cases<float, true>(5, devices::h200, 50, 1);
+    // MI250X, n = 70 double: a wavefront of 64, two rows per lane, one system per block (41 KiB of 64).
+    cases += warp_cases<double, true>(70, devices::mi250x_gcd, 3, 2);
+    // One block per launch: the launches' first systems.
+    cases += warp_cases<double, false>(33, one_block_grids(devices::h200), 10, 2);
+    REQUIRE(cases == 4 * 24);
+}
+
+TEST_CASE("complex warp kernels on CPU threads match the fused CPU reference bitwise", "[gpu][complex]") {
+    int cases = 0;
+    cases += warp_cases<tdls::complex_double, false>(33, devices::h200, 5, 2);
+    cases += warp_cases<tdls::complex_float, true>(12, devices::h200, 7, 1);
     REQUIRE(cases == 2 * 24);
 }
 
@@ -431,7 +531,7 @@ TEST_CASE("getrs leaves a system with pivots outside 1..n untouched", "[gpu]") {
         launch.call.operands.info = nullptr;
         if (block_kernel) {
             launch.block_plan = rt::make_block_plan(n, TDLS_FLOAT64, devices::h200, false);
-            run_block<double, false>(launch, rt::make_block_grid(launch.block_plan, 12, devices::h200));
+            run_block<double, false>(launch, rt::make_block_grid(launch.block_plan, 12, devices::h200), devices::h200);
         } else {
             launch.plan = rt::make_plan(n, TDLS_FLOAT64, TDLS_COL_MAJOR, devices::h200);
             run_register<double, 8, 1, false>(launch, rt::make_grid(launch.plan, 12, devices::h200));
@@ -481,6 +581,90 @@ TEST_CASE("negative control: the complex comparison sees imaginary parts", "[gpu
     // Conjugated back, the solution is the CPU's: only the imaginary parts' signs differed.
     for (Z& b : gpu.B) b = std::conj(b);
     CHECK(same_bits(gpu.B, cpu.B));
+}
+
+TEST_CASE("the block kernels' pivot search finds the scan's winner: largest, first among equals", "[gpu]") {
+    // Every thread of an emulated block offers a candidate (magnitudes from a
+    // set of 3, so that ties abound; some threads none); the warp shuffles and
+    // the per-warp slots must give every thread the winner of a scan in thread
+    // order, for full and short last warps, warps of 32 and 64.
+    std::mt19937 random(5);
+    int cases = 0, ties_decided_by_position = 0;
+    for (const int warp : {32, 64})
+        for (const int threads : {1, 5, 32, 33, 64, 65, 100, 130, 256}) {
+            const std::size_t size = static_cast<std::size_t>(threads);
+            std::vector<double> m(size);
+            std::vector<int> p(size);
+            for (int t = 0; t < threads; ++t) {
+                m[std::size_t(t)] = double(random() % 3);
+                // Positions unique, not in thread order (rows of several slots per thread in the solver).
+                p[std::size_t(t)] = random() % 7 == 0 ? -1 : int((t * 37 + 11) % 1031);
+            }
+            double best = -1;
+            int best_position = -1, first_thread = -1, equals = 0;
+            for (int t = 0; t < threads; ++t)
+                if (tdls::detail::coop::outranks(m[std::size_t(t)], p[std::size_t(t)], best, best_position)) {
+                    best = m[std::size_t(t)], best_position = p[std::size_t(t)], first_thread = t;
+                }
+            for (int t = 0; t < threads; ++t) equals += p[std::size_t(t)] >= 0 && m[std::size_t(t)] == best;
+            ties_decided_by_position += equals > 1 && first_thread >= 0;
+            std::barrier<> barrier(threads);
+            std::vector<double> exchange(2 * size), slot_m(size, -7), slot_p(size, -7);
+            std::vector<int> got_position(size);
+            std::vector<double> got_m(size);
+            std::vector<std::thread> lanes;
+            for (int t = 0; t < threads; ++t)
+                lanes.emplace_back([&, t] {
+                    const auto choose = [&](auto lanes_policy) {
+                        tdls::kernels::gpu::BlockGroupBarrier<decltype(lanes_policy)::warp, decltype(lanes_policy)>
+                            sync{lanes_policy};
+                        const auto w = sync.reduce_candidates(t, threads, m[std::size_t(t)], p[std::size_t(t)],
+                                                              slot_m.data(), slot_p.data());
+                        got_position[std::size_t(t)] = w.position;
+                        got_m[std::size_t(t)] = w.largest;
+                    };
+                    if (warp == 64)
+                        choose(EmulatedLanes<64>{&barrier, &exchange, t, threads});
+                    else
+                        choose(EmulatedLanes<32>{&barrier, &exchange, t, threads});
+                });
+            for (std::thread& lane : lanes) lane.join();
+            INFO("warp " << warp << ", threads " << threads);
+            for (int t = 0; t < threads; ++t) {
+                CHECK(got_position[std::size_t(t)] == best_position);
+                CHECK(got_m[std::size_t(t)] == best);
+            }
+            ++cases;
+        }
+    REQUIRE(cases == 2 * 9);
+    CHECK(ties_decided_by_position >= 12); // the cases test the tie rule, not only the maximum
+}
+
+TEST_CASE("negative control: the drivers' fused updates are not the unfused CPU kernel's", "[gpu]") {
+    // The same batch through the block driver (fused multiply-adds) and the
+    // scalar family's unfused kernel: the last bits differ somewhere, so the
+    // bitwise agreement above is the fused reference's, not a coincidence.
+    const int n = 40;
+    Batch<double> gpu(n, 1, 4, BatchForm::Strided, false, 77), unfused(n, 1, 4, BatchForm::Strided, false, 77);
+    tdls::kernels::BatchCall call;
+    call.operation = Operation::Gesv;
+    call.operands = unfused.operands();
+    tdls::kernels::cpu::solve_range<double, 0, false, false>(call, 0, unfused.batch);
+    call.operands = gpu.operands();
+    GpuLaunch launch{};
+    launch.call = call;
+    launch.block_plan = rt::make_block_plan(n, TDLS_FLOAT64, devices::h200, false);
+    REQUIRE(launch.block_plan.supported);
+    run_block<double, false>(launch, rt::make_block_grid(launch.block_plan, 4, devices::h200), devices::h200);
+    CHECK(same_bits(gpu.info, unfused.info)); // same pivots and verdicts: only roundings differ
+    CHECK(same_bits(gpu.ipiv, unfused.ipiv));
+    CHECK_FALSE(same_bits(gpu.A, unfused.A));
+    CHECK_FALSE(same_bits(gpu.B, unfused.B));
+    // And the fused reference run the same way agrees.
+    Batch<double> fused(n, 1, 4, BatchForm::Strided, false, 77);
+    call.operands = fused.operands();
+    tdls::kernels::cpu::solve_range<double, 0, false, true>(call, 0, fused.batch);
+    CHECK(mismatches(gpu, fused) == 0);
 }
 
 TEST_CASE("negative control: a grid one system short is caught", "[gpu]") {

@@ -14,6 +14,7 @@
 
 #include "device_sets.hpp"
 #include "common/plan.hpp"
+#include "common/scalar_type.hpp"
 
 namespace {
 
@@ -668,4 +669,119 @@ TEST_CASE("the mapping is usable in constant expressions, as device code needs",
     ++cases;
     CHECK(made == plan);
     REQUIRE(cases == 1);
+}
+
+namespace {
+
+/// Every invariant of a supported warp plan.
+void check_warp_plan(const runtime::WarpPlan& plan, std::int64_t n, int element_bytes,
+                     const DeviceProperties& device) {
+    const Plan& g = plan.groups;
+    const int warp = device.warp_size;
+    CHECK(g.supported);
+    CHECK(g.warp_size == warp);
+    CHECK(g.element_bytes == element_bytes);
+    CHECK(g.rows_per_thread == (n + warp - 1) / warp);
+    CHECK(g.rows_per_thread <= runtime::max_warp_rows_per_thread);
+    CHECK(g.threads_per_system == (n + g.rows_per_thread - 1) / g.rows_per_thread);
+    CHECK(g.groups_per_warp >= 1);
+    CHECK(g.groups_per_warp * g.threads_per_system <= warp);
+    CHECK(g.block_size % warp == 0);
+    CHECK(g.block_size <= runtime::target_block_threads);
+    CHECK(g.systems_per_block == g.block_size / warp * g.groups_per_warp);
+    CHECK(g.workspace_elements == tdls::detail::coop::workspace_elements<true>(int(n), g.threads_per_system));
+    // The region: workspace, order (n + 1 ints), matrix, each on a 16-byte boundary, none overlapping.
+    CHECK(plan.order_offset_bytes == round_up(std::int64_t(g.workspace_elements) * element_bytes, 16));
+    CHECK(plan.matrix_offset_bytes == plan.order_offset_bytes + round_up((n + 1) * 4, 16));
+    CHECK(plan.group_bytes == plan.matrix_offset_bytes + round_up(n * n * element_bytes, 16));
+    CHECK(g.shared_memory_bytes == g.systems_per_block * plan.group_bytes);
+    CHECK(g.shared_memory_bytes <= device.shared_memory_per_block);
+}
+
+} // namespace
+
+TEST_CASE("warp plans computed by hand", "[plan][warp]") {
+    struct Expected {
+        const char* what;
+        DeviceProperties device;
+        std::int64_t n;
+        tdls_dtype_t dtype;
+        int rows, threads, groups_per_warp, systems, block;
+        std::int64_t group_bytes;
+    };
+    DeviceProperties cramped = devices::h200;
+    cramped.shared_memory_per_block = 600;
+    const Expected cases[] = {
+        // Workspace 127 doubles (1016 -> 1024 B), order 41 ints (176 B), matrix 12800 B: 14000 B; 16 fit.
+        {"H200 n=40 double", devices::h200, 40, TDLS_FLOAT64, 2, 20, 1, 8, 256, 14000},
+        // 27 floats (112 B), 6 ints (32 B), 25 floats (112 B): 256 B; 6 groups per warp, 8 warps.
+        {"H200 n=5 float", devices::h200, 5, TDLS_FLOAT32, 1, 5, 6, 48, 256, 256},
+        // 199 x 16 B, 65 ints (272 B), 65536 B: 68992 B; 3 fit in 227 KiB: 3 warps of one group.
+        {"H200 n=64 complex double", devices::h200, 64, TDLS_COMPLEX128, 2, 32, 1, 3, 96, 68992},
+        // Wavefront 64: 217 floats (880 B), 71 ints (288 B), 19600 B: 20768 B; 3 fit in 64 KiB.
+        {"MI250X n=70 float", devices::mi250x_gcd, 70, TDLS_FLOAT32, 2, 35, 1, 3, 192, 20768},
+        // Two regions fit, fewer than a warp's 6 groups: one warp of 2 groups.
+        {"600 B of shared memory, n=5 float", cramped, 5, TDLS_FLOAT32, 1, 5, 2, 2, 32, 256},
+    };
+    for (const Expected& e : cases) {
+        INFO(e.what);
+        const runtime::WarpPlan plan = runtime::make_warp_plan(e.n, e.dtype, e.device);
+        REQUIRE(plan.supported);
+        CHECK(plan.groups.rows_per_thread == e.rows);
+        CHECK(plan.groups.threads_per_system == e.threads);
+        CHECK(plan.groups.groups_per_warp == e.groups_per_warp);
+        CHECK(plan.groups.systems_per_block == e.systems);
+        CHECK(plan.groups.block_size == e.block);
+        CHECK(plan.group_bytes == e.group_bytes);
+        check_warp_plan(plan, e.n, tdls::kernels::element_bytes(e.dtype), e.device);
+    }
+    // None: three rows per lane, a region past the block's memory (MI250X n = 100 double: 82880 B), the
+    // CPU, orders out of range.
+    CHECK_FALSE(runtime::make_warp_plan(65, TDLS_FLOAT32, devices::h200).supported);
+    CHECK_FALSE(runtime::make_warp_plan(100, TDLS_FLOAT64, devices::mi250x_gcd).supported);
+    CHECK(runtime::make_warp_plan(100, TDLS_FLOAT32, devices::mi250x_gcd).supported); // 40000 B + 2.3 KiB
+    CHECK_FALSE(runtime::make_warp_plan(5, TDLS_FLOAT64, runtime::cpu_properties(2)).supported);
+    CHECK_FALSE(runtime::make_warp_plan(0, TDLS_FLOAT64, devices::h200).supported);
+    CHECK_FALSE(runtime::make_warp_plan(-1, TDLS_FLOAT64, devices::h200).supported);
+    CHECK(runtime::make_warp_plan(65, TDLS_FLOAT64, devices::h200) == runtime::WarpPlan{});
+}
+
+TEST_CASE("warp plans keep every invariant, and their grids cover every system once", "[plan][warp]") {
+    int supported = 0, unsupported = 0, coverages = 0;
+    for (const DeviceProperties& device : devices::all_gpus)
+        for (const tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128})
+            for (std::int64_t n = 1; n <= 2 * device.warp_size + 1; ++n) {
+                INFO(device.name << ", dtype " << int(dtype) << ", n = " << n);
+                const int element_bytes = tdls::kernels::element_bytes(dtype);
+                const runtime::WarpPlan plan = runtime::make_warp_plan(n, dtype, device);
+                const std::int64_t region = round_up(
+                    round_up(std::int64_t(tdls::detail::coop::workspace_elements<true>(
+                                 int(n), int((n - 1) / ((n - 1) / device.warp_size + 1) + 1))) *
+                                 element_bytes,
+                             16) +
+                        round_up((n + 1) * 4, 16) + round_up(n * n * element_bytes, 16),
+                    16);
+                const bool expected = n <= 2 * device.warp_size && region <= device.shared_memory_per_block;
+                CHECK(plan.supported == expected);
+                if (!plan.supported) {
+                    ++unsupported;
+                    continue;
+                }
+                ++supported;
+                check_warp_plan(plan, n, element_bytes, device);
+                if (n % 7 == 0 || n == 1 || n == 2 * device.warp_size) { // the lanes of a few batches
+                    for (const std::int64_t batch : {std::int64_t(1), std::int64_t(plan.groups.systems_per_block) + 1,
+                                                     std::int64_t(3 * plan.groups.systems_per_block - 1)}) {
+                        const Grid grid = runtime::make_grid(plan.groups, batch, device);
+                        const Coverage found = check_coverage(plan.groups, grid, batch, runtime::map_lane);
+                        CHECK(found.ok());
+                        CHECK(found.active_lanes == batch * plan.groups.threads_per_system);
+                        ++coverages;
+                    }
+                }
+            }
+    // Floors: most shapes plan, the orders past two rows per lane never do, and the walks ran.
+    CHECK(supported >= 4 * (3 * 64 + 2 * 128) * 7 / 10);
+    CHECK(unsupported >= 5 * 4);
+    CHECK(coverages >= 100);
 }

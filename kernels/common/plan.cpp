@@ -134,6 +134,41 @@ Grid make_grid(const Plan& plan, std::int64_t batch, const DeviceProperties& dev
     return grid_of(plan.systems_per_block, batch, device);
 }
 
+WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device) {
+    const int element_bytes = kernels::element_bytes(dtype);
+    const int warp = device.warp_size;
+    if (n < 1 || n > TDLS_MAX_ORDER || element_bytes == 0 || device.vendor == Vendor::Cpu || warp < 1)
+        return WarpPlan{};
+    const int rows = int((n - 1) / warp + 1);
+    if (rows > max_warp_rows_per_thread) return WarpPlan{};
+    const int threads = int((n - 1) / rows + 1);
+    WarpPlan plan{};
+    Plan& g = plan.groups;
+    g.rows_per_thread = rows;
+    g.threads_per_system = threads;
+    g.groups_per_warp = warp / threads;
+    g.workspace_elements = tdls::detail::coop::workspace_elements<true>(int(n), threads);
+    g.element_bytes = element_bytes;
+    g.warp_size = warp;
+    plan.order_offset_bytes = aligned_bytes(std::int64_t(g.workspace_elements) * element_bytes);
+    plan.matrix_offset_bytes = plan.order_offset_bytes + aligned_bytes((n + 1) * 4);
+    plan.group_bytes = plan.matrix_offset_bytes + aligned_bytes(n * n * element_bytes);
+    const std::int64_t regions = device.shared_memory_per_block / plan.group_bytes;
+    if (regions < 1) return WarpPlan{};
+    const int max_warps = std::max(1, std::min(target_block_threads, device.max_threads_per_block) / warp);
+    int warps = int(std::min<std::int64_t>(max_warps, regions / g.groups_per_warp));
+    if (warps == 0) { // not even one warp's groups fit: one warp, as many groups as fit
+        warps = 1;
+        g.groups_per_warp = int(regions);
+    }
+    g.systems_per_block = warps * g.groups_per_warp;
+    g.block_size = warps * warp;
+    g.shared_memory_bytes = std::int64_t(g.systems_per_block) * plan.group_bytes;
+    g.supported = true;
+    plan.supported = true;
+    return plan;
+}
+
 BlockPlan make_block_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device, bool matrix_packed) {
     const int element_bytes = kernels::element_bytes(dtype);
     if (n < 1 || n > TDLS_MAX_ORDER || element_bytes == 0 || device.vendor == Vendor::Cpu) return BlockPlan{};

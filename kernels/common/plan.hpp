@@ -191,6 +191,38 @@ TDLS_HOST_DEVICE constexpr LaneMapping map_lane(const Plan& plan, std::int64_t b
             int(group_in_block)};
 }
 
+/// Most rows per thread of a warp kernel (kernels/gpu/warp_driver.hpp, one
+/// instance per value): orders up to twice the warp size.
+inline constexpr int max_warp_rows_per_thread = 2;
+
+/// The plan of the warp kernels, for the orders of up to two rows per lane
+/// that no register kernel serves (n <= 64 on NVIDIA, 128 on a wavefront of
+/// 64): groups of ceil(n / R) consecutive lanes of one warp, R = ceil(n /
+/// warp_size) rows per thread, several groups per warp and several warps per
+/// block, each group synchronised by the deduced warp barrier and working on
+/// its own region of the block's shared memory: the solver's workspace, the
+/// pivot order (n + 1 ints) and a packed copy of its matrix, each on a
+/// 16-byte boundary. Unlike the block plan, a system takes one warp or less
+/// (n = 33 used two warps, one lane in the second) and a block several
+/// systems. `groups` sizes lanes and grid as a register plan does (map_lane,
+/// make_grid; its workspace_elements is the solver's); the regions follow one
+/// another every group_bytes.
+struct WarpPlan {
+    bool supported;                   ///< false: more than two rows per lane, or a region larger than a block's memory
+    Plan groups;                      ///< rows per thread, group and block sizes, block shared memory
+    std::int64_t group_bytes;         ///< shared memory of one group's region
+    std::int64_t order_offset_bytes;  ///< offset of the pivot order in the region
+    std::int64_t matrix_offset_bytes; ///< offset of the packed matrix in the region
+
+    friend constexpr bool operator==(const WarpPlan&, const WarpPlan&) = default;
+};
+
+/// The warp plan of order n on a device (unsupported on the CPU, past two
+/// rows per lane, or where one region does not fit a block's shared memory).
+/// A block holds as many warps as fit target_block_threads and the shared
+/// memory per block.
+WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device);
+
 /// Where the block plan keeps the matrix of its system.
 enum class MatrixPlace {
     Shared,  ///< a packed copy in shared memory, written back at the end

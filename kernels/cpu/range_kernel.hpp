@@ -21,8 +21,10 @@ struct CpuKernel {
 };
 
 /// StaticN > 0: the static solver of that order; 0: the dynamic solver, any
-/// order up to TDLS_MAX_ORDER. Instantiated only by the generated sources.
-template <typename T, int StaticN, bool RowMajor>
+/// order up to TDLS_MAX_ORDER. Fused: the updates as fused multiply-adds, the
+/// GPU kernels' arithmetic (the gpu_reference family, gpu_reference.cpp).
+/// Instantiated only by the generated sources and gpu_reference.cpp.
+template <typename T, int StaticN, bool RowMajor, bool Fused = false>
 void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end);
 
 } // namespace tdls::kernels::cpu

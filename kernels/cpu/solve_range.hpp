@@ -9,9 +9,9 @@
 
 namespace tdls::kernels::cpu {
 
-template <typename T, int StaticN, bool RowMajor>
+template <typename T, int StaticN, bool RowMajor, bool Fused>
 void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
-    using Solver = SystemSolver<T, StaticN, RowMajor>;
+    using Solver = SystemSolver<T, StaticN, RowMajor, Fused>;
     const BatchOperands& ops = call.operands;
     const int n = static_cast<int>(ops.n);
     typename Solver::Scratch scratch(n);

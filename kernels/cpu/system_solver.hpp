@@ -23,7 +23,8 @@ struct AloneInGroup {
     constexpr void operator()() const noexcept {}
 };
 
-template <typename T, int StaticN, bool RowMajor>
+/// Fused: the GPU kernels' fused multiply-adds (the gpu_reference family).
+template <typename T, int StaticN, bool RowMajor, bool Fused = false>
 struct SystemSolver {
     /// One thread holds every row: N for a static instance, up to the largest
     /// order for the dynamic one (whose slots the engine then loops over).
@@ -36,6 +37,7 @@ struct SystemSolver {
         .unroll_loops = false,
         .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
         .runtime_pivot_threshold = true,
+        .fused_multiply_add = Fused,
     };
     using Driver = detail::coop::Driver<T, config, StaticN>;
     using Scratch = SystemScratch<T, StaticN>;

@@ -17,6 +17,7 @@
 
 #include "../common/pivots.hpp"
 #include "launch.hpp"
+#include "packed_copy.hpp"
 
 namespace tdls::kernels::gpu {
 
@@ -28,6 +29,7 @@ struct BlockDriver {
         .unroll_loops = false,
         .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
         .runtime_pivot_threshold = true,
+        .fused_multiply_add = true, // the GPUs' native operation; reproduced by TDLS_CPU_KERNEL=gpu_reference
     };
     using Driver = detail::coop::Driver<T, config, 0>;
     static constexpr std::int64_t any = dynamic_stride;
@@ -62,7 +64,7 @@ struct BlockDriver {
 
         if (call.operation == Operation::Getrs) {
             if (thread == 0) getrs_order(v.ipiv, v.ipiv_step, n, order);
-            if (staged) copy_matrix(v, n, thread, plan.threads, matrix, true);
+            if (staged) copy_packed(v, n, thread, plan.threads, matrix, true);
             block_barrier();
             if (order[n] == 0) return; // pivots outside 1..n: the system is left untouched
             for (std::int64_t k = 0; k < ops.nrhs; ++k) {
@@ -74,7 +76,7 @@ struct BlockDriver {
         }
 
         if (staged) {
-            copy_matrix(v, n, thread, plan.threads, matrix, true);
+            copy_packed(v, n, thread, plan.threads, matrix, true);
             block_barrier();
         }
         const real_type_t<T> tau = static_cast<real_type_t<T>>(call.pivot_threshold);
@@ -99,36 +101,13 @@ struct BlockDriver {
         // Every entry point ends with a barrier: the factors and the order are complete.
         // A solve (which the plugin runs staged only) drops them.
         const bool store_factors = writes_factors(call.operation);
-        if (staged && store_factors) copy_matrix(v, n, thread, plan.threads, matrix, false);
+        if (staged && store_factors) copy_packed(v, n, thread, plan.threads, matrix, false);
         if (thread != 0) return;
         ops.info[s] = info;
         if (store_factors && v.ipiv != nullptr) {
             // From the order in shared memory: each pivot written once, none read back.
             int* position_of = reinterpret_cast<int*>(work + barrier_workspace_elements);
             swap_sequence_from_order(order, n, v.ipiv, v.ipiv_step, position_of, position_of + n);
-        }
-    }
-
-  private:
-    /// Copies the matrix between the caller's storage and the packed copy
-    /// (column c at c * n). The block has one thread per row (plan.threads
-    /// == n), so no element index is divided: for column-major storage
-    /// thread t moves row t of every column (consecutive threads touch
-    /// consecutive addresses of the caller's column), for row-major storage
-    /// column t of every row (consecutive addresses of the caller's row).
-    TDLS_HOST_DEVICE static void copy_matrix(const SystemView<T>& v, int n, int thread, int threads, T* packed,
-                                             bool load) {
-        (void)threads; // == n: runtime::make_block_plan
-        const bool rows_contiguous = v.a_col == 1 && v.a_row != 1;
-        for (int k = 0; k < n; ++k) {
-            const int r = rows_contiguous ? k : thread;
-            const int c = rows_contiguous ? thread : k;
-            T& mine = packed[std::int64_t(c) * n + r];
-            T& theirs = v.A[r * v.a_row + c * v.a_col];
-            if (load)
-                mine = theirs;
-            else
-                theirs = mine;
         }
     }
 };

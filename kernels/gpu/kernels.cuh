@@ -7,7 +7,9 @@
 #include "block_driver.hpp"
 #include "launchers.hpp"
 #include "once_per_device.hpp"
+#include "pivot_search.hpp"
 #include "register_driver.hpp"
+#include "warp_driver.hpp"
 
 namespace tdls::kernels::gpu {
 
@@ -23,16 +25,36 @@ TDLS_DEVICE inline std::int64_t linear_block() {
     return std::int64_t(blockIdx.y) * std::int64_t(gridDim.x) + std::int64_t(blockIdx.x);
 }
 
-/// The barrier of the block kernels' groups, which are whole blocks.
-/// Host-device, so that the solver's barrier concept holds in every pass;
-/// only device code calls it.
-struct BlockBarrier {
-    TDLS_HOST_DEVICE void operator()() const {
+/// The lanes of the block kernels' groups, which are whole blocks: the block
+/// barrier and the warp shuffle of pivot_search.hpp. Host-device, so that the
+/// solver's barrier concept holds in every pass; only device code calls it.
+struct DeviceLanes {
+    unsigned mask; ///< the lanes of this thread's warp that exist (the block's last warp may be short)
+
+    TDLS_HOST_DEVICE void barrier() const {
 #if defined(TDLS_DEVICE_PASS)
         __syncthreads();
 #endif
     }
+    template <typename V>
+    TDLS_HOST_DEVICE V shuffle_down(V value, int delta) const {
+#if defined(TDLS_DEVICE_PASS_CUDA)
+        return __shfl_down_sync(mask, value, unsigned(delta));
+#elif defined(TDLS_DEVICE_PASS_HIP)
+        return __shfl_down(value, unsigned(delta)); // a wavefront has no mask
+#else
+        (void)delta;
+        return value;
+#endif
+    }
 };
+
+/// The mask of the lanes of this thread's warp in a block of `threads`.
+TDLS_DEVICE inline unsigned lanes_of_my_warp(int threads) {
+    const int first = int(threadIdx.x) / target::warp_size * target::warp_size;
+    const int lanes = threads - first;
+    return lanes >= 32 ? ~0u : (1u << lanes) - 1u; // CUDA's 32-lane masks; HIP ignores it
+}
 
 // The plan never makes a register block larger than target_block_threads.
 template <typename T, int N, bool RowMajor>
@@ -41,10 +63,17 @@ __global__ void __launch_bounds__(runtime::target_block_threads) register_kernel
                                                                         dynamic_shared());
 }
 
+// Groups inside warps, R rows per lane in shared memory; blocks of at most
+// target_block_threads (runtime::make_warp_plan).
+template <typename T, int R, bool RowMajor>
+__global__ void __launch_bounds__(runtime::target_block_threads) warp_kernel(GpuLaunch launch) {
+    WarpDriver<T, R, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared());
+}
+
 // One thread per row, up to TDLS_MAX_ORDER = the largest block of every GPU.
 template <typename T, bool RowMajor>
 __global__ void __launch_bounds__(1024) block_kernel(GpuLaunch launch) {
-    BlockBarrier barrier;
+    BlockGroupBarrier<target::warp_size, DeviceLanes> barrier{DeviceLanes{lanes_of_my_warp(int(blockDim.x))}};
     BlockDriver<T, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared(), barrier);
 }
 
@@ -99,6 +128,16 @@ template <typename T, bool RowMajor>
 gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
     return launch_grid<block_kernel<device_scalar_t<T>, RowMajor>>(launch, grid, launch.block_plan.threads,
                                                                    launch.block_plan.shared_memory_bytes, site);
+}
+
+template <typename T, bool RowMajor>
+gpu_runtime::Error launch_warp(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
+    const runtime::Plan& groups = launch.warp_plan.groups;
+    if (groups.rows_per_thread == 1)
+        return launch_grid<warp_kernel<device_scalar_t<T>, 1, RowMajor>>(launch, grid, groups.block_size,
+                                                                         groups.shared_memory_bytes, site);
+    return launch_grid<warp_kernel<device_scalar_t<T>, 2, RowMajor>>(launch, grid, groups.block_size,
+                                                                     groups.shared_memory_bytes, site);
 }
 
 } // namespace tdls::kernels::gpu

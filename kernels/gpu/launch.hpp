@@ -24,6 +24,7 @@ struct GpuLaunch {
     BatchCall call;                ///< device operands, operation, pivot threshold
     runtime::Plan plan;            ///< register kernels: groups, warps, workspaces
     runtime::BlockPlan block_plan; ///< block kernels: one system per block
+    runtime::WarpPlan warp_plan;   ///< warp kernels: groups in warps, matrices in shared memory
     std::int64_t first_system;     ///< first system of this launch
 };
 

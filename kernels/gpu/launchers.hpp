@@ -1,7 +1,7 @@
 // libtdls: the host functions that launch the GPU kernels, declared for the
 // plugin's dispatch table; defined in kernels.cuh and instantiated once each
 // by the generated sources (register kernels, from kernels/instances.cmake)
-// and block_kernels.cu (block kernels).
+// and block_kernels.cu (warp and block kernels).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,10 @@ using Launcher = gpu_runtime::Error (*)(const GpuLaunch&, const runtime::Grid&, 
 /// The register kernel of order N (launch.plan sizes it).
 template <typename T, int N, bool RowMajor>
 gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site);
+
+/// The warp kernel of launch.warp_plan's rows per thread (the plan sizes it).
+template <typename T, bool RowMajor>
+gpu_runtime::Error launch_warp(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site);
 
 /// The block kernel (launch.block_plan sizes it).
 template <typename T, bool RowMajor>

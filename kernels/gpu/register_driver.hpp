@@ -33,6 +33,7 @@ struct RegisterDriver {
         .unroll_loops = true,
         .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
         .runtime_pivot_threshold = true,
+        .fused_multiply_add = true, // the GPUs' native operation; reproduced by TDLS_CPU_KERNEL=gpu_reference
     };
     using Driver = detail::coop::Driver<T, config, N>;
     static constexpr int threads = (N + R - 1) / R;

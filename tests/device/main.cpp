@@ -129,9 +129,10 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
     // Before any libtdls call: the CPU backend then runs the one-system-per-
-    // thread cooperative solver, the GPU's algorithm, so that with FMA
-    // contraction off on both sides the results agree bit for bit.
-    setenv("TDLS_CPU_KERNEL", "scalar", 1);
+    // thread cooperative solver with the GPU kernels' explicit fused
+    // multiply-adds and nothing else contracted (nvcc --fmad=false), so that
+    // the results agree bit for bit.
+    setenv("TDLS_CPU_KERNEL", "gpu_reference", 1);
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
     std::string error;

@@ -56,7 +56,7 @@ bool append_report(const std::string& path, const Report& report) {
     out << "- command: `" << report.command_line << "`\n";
     out << "- device: " << device_description() << "\n";
     out << "- libtdls " << major << "." << minor << "." << patch
-        << ", CPU reference backend with TDLS_CPU_KERNEL=scalar\n";
+        << ", CPU reference backend with TDLS_CPU_KERNEL=gpu_reference\n";
     out << "- result: **" << report.verdict << "**\n";
     for (const std::string& line : report.summary) out << "- " << line << "\n";
     if (!report.failures.empty()) {

@@ -77,6 +77,15 @@ KernelModel model(std::int64_t n, tdls_dtype_t dtype, const tdls::runtime::Devic
         m.shared_bytes = plan.shared_memory_bytes;
         m.row_registers = int((std::int64_t(plan.rows_per_thread) * n * std::int64_t(element) + 3) / 4);
         registers = std::min(device.max_registers_per_thread, m.row_registers + other_registers);
+    } else if (const tdls::runtime::WarpPlan warp = tdls::runtime::make_warp_plan(n, dtype, device); warp.supported) {
+        // As the plugin: the warp kernel where no register kernel serves and the rows fit two per lane.
+        const tdls::runtime::Plan& g = warp.groups;
+        m.kernel = "warp R=" + std::to_string(g.rows_per_thread) + " (shared)";
+        m.threads_per_system = g.threads_per_system;
+        m.systems_per_block = g.systems_per_block;
+        m.block_threads = g.block_size;
+        m.shared_bytes = g.shared_memory_bytes;
+        registers = other_registers + 8 * g.rows_per_thread;
     } else {
         const tdls::runtime::BlockPlan block = tdls::runtime::make_block_plan(n, dtype, device, true);
         if (!block.supported) {

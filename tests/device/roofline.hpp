@@ -39,7 +39,7 @@ double flops_per_system(std::int64_t n, tdls_dtype_t dtype);
 struct KernelModel {
     std::int64_t n = 0;
     const char* type = "";
-    std::string kernel;            // "register R=.. ", "block (shared)", "block (in place)", "none"
+    std::string kernel;            // "register R=..", "warp R=.. (shared)", "block (shared)", "block (in place)", "none"
     int threads_per_system = 0;
     int systems_per_block = 0;
     int block_threads = 0;

@@ -96,6 +96,42 @@ TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr C product(C a, C b) noexcept {
     return C(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
 }
 
+/// a * b + c rounded once: the fused multiply-add that GPUs execute as one
+/// instruction. Host and device compute the same bits (IEEE 754 fixes the
+/// operation), which is what lets a CPU reference reproduce the GPU kernels
+/// (CooperativeLUppConfig::fused_multiply_add). Not constant-evaluable: the
+/// solvers call it only under that option, never in the default one.
+template <typename T>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU T fused_multiply_add(T a, T b, T c) noexcept {
+#if defined(TDLS_DEVICE_PASS)
+    if constexpr (std::is_same_v<T, float>)
+        return ::fmaf(a, b, c);
+    else
+        return ::fma(a, b, c);
+#else
+    return std::fma(a, b, c);
+#endif
+}
+
+/// c - a * b as the solvers' updates compute it: a product then a
+/// subtraction (two roundings, the CPU backend's arithmetic), or, Fused, with
+/// fused multiply-adds. Complex, Fused: each part of the Fortran product of
+/// `product` folded into c by two fused multiply-adds, the imaginary-times-
+/// imaginary (resp. second) term first:
+///   re = fma(-ar, br, fma(ai, bi, cr)),  im = fma(-ar, bi, fma(-ai, br, ci)).
+template <bool Fused, typename T>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T minus_product(T c, T a, T b) noexcept {
+    if constexpr (!Fused) {
+        return c - product(a, b);
+    } else if constexpr (is_complex_scalar_v<T>) {
+        const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+        return T(fused_multiply_add(-ar, br, fused_multiply_add(ai, bi, c.real())),
+                 fused_multiply_add(-ar, bi, fused_multiply_add(-ai, br, c.imag())));
+    } else {
+        return fused_multiply_add(-a, b, c);
+    }
+}
+
 /// a / b as the solvers divide. Real: the division. Complex: Smith's
 /// algorithm (the scaling gfortran and LAPACK's reference builds use),
 /// spelled out so that the SIMD kernels reproduce it bit for bit, which they

@@ -1,6 +1,7 @@
 // libtdls GPU plugin: the compute entry. Turns the core's call into a launch:
 // the device's plan, the register kernel compiled for it when there is one,
-// else the block kernel, the grid, and the runtime's errors as statuses.
+// else the warp kernel (up to two rows per lane), else the block kernel, the
+// grid, and the runtime's errors as statuses.
 #include "plugin_solve.hpp"
 
 #include <cstdarg>
@@ -57,6 +58,22 @@ constexpr BlockInstance block_instances[] = {TDLS_GPU_TYPES(TDLS_GPU_BLOCK_ENTRI
 
 Launcher block_launcher(tdls_dtype_t dtype, bool row_major) {
     for (const BlockInstance& i : block_instances)
+        if (i.dtype == dtype && i.row_major == row_major) return i.launch;
+    return nullptr;
+}
+
+/// The warp kernels of each type and layout (one and two rows per lane each).
+#define TDLS_GPU_WARP_ENTRIES(T)                                                                             \
+    BlockInstance{kernels::dtype_of<T>, false, &kernels::gpu::launch_warp<T, false>},                        \
+        BlockInstance{kernels::dtype_of<T>, true, &kernels::gpu::launch_warp<T, true>},
+constexpr BlockInstance warp_instances[] = {TDLS_GPU_TYPES(TDLS_GPU_WARP_ENTRIES)};
+#undef TDLS_GPU_WARP_ENTRIES
+
+/// The warp kernel for `plan`, or null: the plan must exist and its warps be
+/// those the plugin was compiled for (the deduced barrier's groups live in one).
+Launcher warp_launcher(tdls_dtype_t dtype, bool row_major, const runtime::WarpPlan& plan) {
+    if (!plan.supported || plan.groups.warp_size != TDLS_GPU_WARP_SIZE) return nullptr;
+    for (const BlockInstance& i : warp_instances)
         if (i.dtype == dtype && i.row_major == row_major) return i.launch;
     return nullptr;
 }
@@ -225,9 +242,18 @@ int solve_on_device(const tdls_plugin_call& c, char* message, std::size_t size) 
     runtime::Grid grid{};
     Launcher launcher = register_launcher(dtype, row_major, c.n, launch.plan);
     const char* kind = "register";
-    if (launcher != nullptr) {
-        grid = runtime::make_grid(launch.plan, c.batch, device);
+    if (launcher == nullptr) {
+        // No register kernel: up to two rows per lane, the warp kernel, several systems per block.
+        launch.warp_plan = runtime::make_warp_plan(c.n, dtype, device);
+        launcher = warp_launcher(dtype, row_major, launch.warp_plan);
+        if (launcher != nullptr) {
+            grid = runtime::make_grid(launch.warp_plan.groups, c.batch, device);
+            kind = "warp";
+        }
     } else {
+        grid = runtime::make_grid(launch.plan, c.batch, device);
+    }
+    if (launcher == nullptr) {
         // The in-place fallback factors the caller's matrix: never for a solve, whose A is read-only.
         const bool solve = c.operation == TDLS_PLUGIN_SOLVE;
         const bool packed = !solve && (c.form == TDLS_PLUGIN_INTERLEAVED || c.lda == c.n);

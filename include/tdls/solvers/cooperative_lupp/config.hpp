@@ -81,6 +81,15 @@ struct CooperativeLUppConfig {
     /// cost of one comparison per column.
     bool runtime_pivot_threshold = false;
 
+    /// libtdls extension: every update c - a * b of the elimination and the
+    /// substitutions as fused multiply-adds (tdls::minus_product), one
+    /// instruction and one rounding each instead of two. The GPU plugins'
+    /// kernels set it (FMA is the GPUs' native operation); the CPU backend
+    /// leaves it off except in its gpu_reference kernels, which reproduce the
+    /// GPU's bits. Results differ from the unfused ones in the last bits.
+    /// Not usable in constant expressions.
+    bool fused_multiply_add = false;
+
     friend constexpr bool operator==(const CooperativeLUppConfig&, const CooperativeLUppConfig&) = default;
 };
 

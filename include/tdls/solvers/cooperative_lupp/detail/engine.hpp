@@ -22,6 +22,9 @@
 // data, so a barrier wider than the group remains valid.
 #pragma once
 
+#include <concepts>
+#include <type_traits>
+
 #include <tdls/core/group.hpp>
 #include <tdls/core/macros.hpp>
 #include <tdls/core/math.hpp>
@@ -37,6 +40,30 @@ template <typename Real>
 struct PivotChoice {
     int position;
     Real largest;
+};
+
+/// The order in which pivot candidates compete: the largest magnitude, the
+/// first position among equals; a position < 0 is no candidate. A strict
+/// total order on the candidates that exist (magnitudes are never NaN here:
+/// a NaN never becomes a candidate), so any reduction tree finds the same
+/// winner as a scan in thread order.
+template <typename Real>
+TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr bool outranks(Real m, int p, Real best,
+                                                               int best_position) noexcept {
+    return p >= 0 && (best_position < 0 || m > best || (m == best && p < best_position));
+}
+
+/// A group barrier that also reduces the group's pivot candidates itself
+/// (the GPU block kernels: warp shuffles, then one candidate per warp;
+/// kernels/gpu/pivot_search.hpp). reduce_candidates takes each thread's
+/// candidate, may use `threads` slots of each candidate array, contains at
+/// least one full barrier of the group (what was written before it is
+/// visible after it) and returns the same winner in every thread, the
+/// winner of `outranks`. Other barriers: every thread publishes its
+/// candidate, one barrier, every thread scans them all.
+template <typename S, typename Real, typename T>
+concept ReducesCandidates = requires(S& s, int tx, int threads, Real m, int p, T* slots) {
+    { s.reduce_candidates(tx, threads, m, p, slots, slots) } -> std::same_as<PivotChoice<Real>>;
 };
 
 /// Elements of the solver workspace for order n and a group of `threads`
@@ -211,7 +238,7 @@ class Engine {
             with_previous(i, [&](auto previous) {
                 const T y = y_values[previous];
                 for_slots([&](auto K) {
-                    if (position(K) > previous) rhs_[K] = rhs_[K] - product(rows(K, previous), y);
+                    if (position(K) > previous) rhs_[K] = less(rhs_[K], rows(K, previous), y);
                 });
             });
             for_slots([&](auto K) {
@@ -234,7 +261,7 @@ class Engine {
             with_next(p, n, [&](auto next) {
                 const T x = x_values[next];
                 for_slots([&](auto K) {
-                    if (position(K) <= p) rhs_[K] = rhs_[K] - product(rows(K, next), x);
+                    if (position(K) <= p) rhs_[K] = less(rhs_[K], rows(K, next), x);
                 });
             });
             for_slots([&](auto K) {
@@ -288,7 +315,7 @@ class Engine {
                 const T* const previous = record(step - 1);
                 const T w = previous[n];
                 for_slots([&](auto K) {
-                    if (index(K) <= j) rhs_[K] = rhs_[K] - product(previous[index(K)], w);
+                    if (index(K) <= j) rhs_[K] = less(rhs_[K], previous[index(K)], w);
                 });
             }
             // The last step (j = 0) has no reader: it publishes nothing, which
@@ -328,6 +355,12 @@ class Engine {
     }
 
   private:
+    /// c - a * b, every update of the algorithm: unfused, or fused under
+    /// Config.fused_multiply_add (tdls::minus_product).
+    TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU static constexpr T less(T c, T a, T b) noexcept {
+        return minus_product<Config.fused_multiply_add>(c, a, b);
+    }
+
     /// Record of substitution step s under RowMajor: n row values, one scalar.
     TDLS_HOST_DEVICE TDLS_FORCE_INLINE_GPU constexpr T* record(int step) const noexcept {
         return ws_ + (step & 1) * (order() + 1);
@@ -348,7 +381,7 @@ class Engine {
         for_slots([&](auto K) {
             const int c = index(K);
             if (c > i)
-                rhs_[K] = rhs_[K] - product(urow[c], z);
+                rhs_[K] = less(rhs_[K], urow[c], z);
             else if (c == i)
                 rhs_[K] = z;
         });
@@ -390,8 +423,8 @@ class Engine {
             if (position(K) > i) {
                 const T l = divide ? quotient(rows(K, i), prow[i]) : product(rows(K, i), reciprocal);
                 rows(K, i) = l;
-                for_range<unroll>(i + one, n, [&](auto j) { rows(K, j) = rows(K, j) - product(l, prow[j]); });
-                if constexpr (Fused && !row_major) rhs_[K] = rhs_[K] - product(l, *prhs);
+                for_range<unroll>(i + one, n, [&](auto j) { rows(K, j) = less(rows(K, j), l, prow[j]); });
+                if constexpr (Fused && !row_major) rhs_[K] = less(rhs_[K], l, *prhs);
             }
         });
         if constexpr (Fused && row_major) apply_upper_transposed(i, prow, *prhs, reciprocal);
@@ -468,19 +501,26 @@ class Engine {
                 }
             }
         });
-        candidate[tx_] = best;
-        candidate_position[tx_] = T(best_position);
-        arrive_and_wait(sync);
         // 2. the same reduction in every thread: largest magnitude, first
-        //    position among equals. The rows that move are published.
-        best = Real(-1);
-        best_position = -1;
-        for (int s = 0; s < t; ++s) {
-            const int p = int(real_part(candidate_position[s]));
-            const Real m = real_part(candidate[s]);
-            if (p >= 0 && (m > best || (m == best && p < best_position))) {
-                best = m;
-                best_position = p;
+        //    position among equals (outranks). The rows that move are published.
+        if constexpr (ReducesCandidates<std::remove_cvref_t<Sync>, Real, T>) {
+            const PivotChoice<Real> winner =
+                sync.reduce_candidates(tx_, t, best, best_position, candidate, candidate_position);
+            best = winner.largest;
+            best_position = winner.position;
+        } else {
+            candidate[tx_] = best;
+            candidate_position[tx_] = T(best_position);
+            arrive_and_wait(sync);
+            best = Real(-1);
+            best_position = -1;
+            for (int s = 0; s < t; ++s) {
+                const int p = int(real_part(candidate_position[s]));
+                const Real m = real_part(candidate[s]);
+                if (outranks(m, p, best, best_position)) {
+                    best = m;
+                    best_position = p;
+                }
             }
         }
         const PivotChoice<Real> choice = choose(i, real_part(*in_place), best, best_position);
