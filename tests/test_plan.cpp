@@ -31,8 +31,12 @@ constexpr tdls_dtype_t real_dtypes[] = {TDLS_FLOAT32, TDLS_FLOAT64};
 constexpr tdls_layout_t layouts[] = {TDLS_COL_MAJOR, TDLS_ROW_MAJOR};
 
 int element_bytes_of(tdls_dtype_t dtype) {
-    return dtype == TDLS_FLOAT32 ? 4 : 8;
+    return dtype == TDLS_FLOAT32 ? 4 : dtype == TDLS_COMPLEX128 ? 16 : 8;
 }
+bool is_complex(tdls_dtype_t dtype) {
+    return dtype == TDLS_COMPLEX64 || dtype == TDLS_COMPLEX128;
+}
+constexpr tdls_dtype_t all_dtypes[] = {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128};
 
 /// Every order from 1 to 256, then orders up to and past TDLS_MAX_ORDER and nonsense ones.
 std::vector<std::int64_t> swept_orders() {
@@ -55,10 +59,11 @@ struct Candidate {
     int groups;
 };
 
-std::vector<Candidate> valid_rows_per_thread(std::int64_t n, int element_bytes,
-                                             const DeviceProperties& device) {
+std::vector<Candidate> valid_rows_per_thread(std::int64_t n, int element_bytes, const DeviceProperties& device,
+                                             bool complex = false) {
     std::vector<Candidate> valid;
-    const std::int64_t budget = (device.max_registers_per_thread + 1) / 2;
+    // Half the registers for real rows, a quarter for complex ones (their arithmetic's temporaries).
+    const std::int64_t budget = (device.max_registers_per_thread + 1) / (complex ? 4 : 2);
     for (std::int64_t rows = 1; rows <= n; ++rows) {
         const std::int64_t threads = (n + rows - 1) / rows;
         const std::int64_t registers = rows * n * element_bytes / 4;
@@ -70,8 +75,9 @@ std::vector<Candidate> valid_rows_per_thread(std::int64_t n, int element_bytes,
 
 /// The rule of the plan, stated as a choice over the whole candidate set: the smallest candidate whose
 /// warp has at least 3/4 of its row slots busy, else the busiest (ties to the smallest); 0 if none.
-int expected_rows_per_thread(std::int64_t n, int element_bytes, const DeviceProperties& device) {
-    const std::vector<Candidate> valid = valid_rows_per_thread(n, element_bytes, device);
+int expected_rows_per_thread(std::int64_t n, int element_bytes, const DeviceProperties& device,
+                             bool complex = false) {
+    const std::vector<Candidate> valid = valid_rows_per_thread(n, element_bytes, device, complex);
     const auto busy_slots = [&](const Candidate& c) { return n * c.groups; };
     const auto all_slots = [&](const Candidate& c) { return std::int64_t(device.warp_size) * c.rows; };
     for (const Candidate& c : valid)
@@ -291,16 +297,17 @@ TEST_CASE("rows_per_thread is the smallest well-used valid choice, else the best
     int below_well_used = 0;
     for (const DeviceProperties& device : devices::all_gpus) {
         for (std::int64_t n = 1; n <= TDLS_MAX_ORDER; ++n) {
-            for (tdls_dtype_t dtype : real_dtypes) {
+            for (tdls_dtype_t dtype : all_dtypes) {
                 const int element_bytes = element_bytes_of(dtype);
-                INFO(device.name << ", n = " << n << ", " << element_bytes << "-byte elements");
+                const bool complex = is_complex(dtype);
+                INFO(device.name << ", n = " << n << ", " << element_bytes << "-byte elements, complex " << complex);
                 ++cases;
                 const Plan plan = runtime::make_plan(n, dtype, TDLS_COL_MAJOR, device);
-                const int expected = expected_rows_per_thread(n, element_bytes, device);
+                const int expected = expected_rows_per_thread(n, element_bytes, device, complex);
                 CHECK(plan.rows_per_thread == expected);
                 CHECK(runtime::choose_rows_per_thread(int(n), element_bytes, device.warp_size,
-                                                      device.max_registers_per_thread) == expected);
-                const std::vector<Candidate> valid = valid_rows_per_thread(n, element_bytes, device);
+                                                      device.max_registers_per_thread, complex) == expected);
+                const std::vector<Candidate> valid = valid_rows_per_thread(n, element_bytes, device, complex);
                 if (!valid.empty() && expected != valid.front().rows) ++chosen_above_smallest;
                 if (plan.supported &&
                     4 * n * plan.groups_per_warp < 3 * std::int64_t(device.warp_size) * plan.rows_per_thread)
@@ -308,7 +315,7 @@ TEST_CASE("rows_per_thread is the smallest well-used valid choice, else the best
             }
         }
     }
-    REQUIRE(cases == int(devices::all_gpus.size()) * TDLS_MAX_ORDER * 2);
+    REQUIRE(cases == int(devices::all_gpus.size()) * TDLS_MAX_ORDER * 4);
     // Both branches of the rule are exercised: a larger rows_per_thread chosen to fill the warp, and a
     // fallback where no choice reaches three quarters.
     REQUIRE(chosen_above_smallest > 0);
@@ -663,6 +670,15 @@ TEST_CASE("the mapping is usable in constant expressions, as device code needs",
     static_assert(runtime::choose_rows_per_thread(20, 8, 32, 255) == 2);
     static_assert(runtime::choose_rows_per_thread(64, 8, 32, 255) == 0);
     static_assert(runtime::register_budget_for_rows(255) == 128);
+    static_assert(runtime::register_budget_for_rows(255, true) == 64);
+    // Complex rows take a quarter of the registers: complex double (16 B) holds 16 rows of one per
+    // thread on NVIDIA (64 registers; ptxas spilled at 20), none past; CDNA's 512 registers hold 32.
+    static_assert(runtime::choose_rows_per_thread(16, 16, 32, 255, true) == 1);
+    static_assert(runtime::choose_rows_per_thread(17, 16, 32, 255, true) == 0);
+    static_assert(runtime::choose_rows_per_thread(32, 16, 64, 512, true) == 1);
+    // Complex float n = 21: one row per thread (42 registers), not the 3 (126) a double takes.
+    static_assert(runtime::choose_rows_per_thread(21, 8, 32, 255, true) == 1);
+    static_assert(runtime::choose_rows_per_thread(21, 8, 32, 255) == 3);
     int cases = 0;
     // The same values at run time, through the non-constexpr plan.
     const Plan made = runtime::make_plan(20, TDLS_FLOAT64, TDLS_COL_MAJOR, devices::h200);
@@ -696,6 +712,15 @@ void check_warp_plan(const runtime::WarpPlan& plan, std::int64_t n, int element_
     CHECK(plan.group_bytes == plan.matrix_offset_bytes + round_up(n * n * element_bytes, 16));
     CHECK(g.shared_memory_bytes == g.systems_per_block * plan.group_bytes);
     CHECK(g.shared_memory_bytes <= device.shared_memory_per_block);
+    // No other number of warps per block keeps more systems resident per multiprocessor.
+    const auto resident = [&](std::int64_t warps) {
+        const std::int64_t bytes = warps * g.groups_per_warp * plan.group_bytes;
+        if (bytes > device.shared_memory_per_block) return std::int64_t(-1);
+        return std::min<std::int64_t>(device.shared_memory_per_multiprocessor / bytes, 32) * warps *
+               g.groups_per_warp;
+    };
+    const std::int64_t chosen = resident(g.block_size / warp);
+    for (std::int64_t w = 1; w * warp <= runtime::target_block_threads; ++w) CHECK(resident(w) <= chosen);
 }
 
 } // namespace
@@ -720,6 +745,9 @@ TEST_CASE("warp plans computed by hand", "[plan][warp]") {
         {"H200 n=64 complex double", devices::h200, 64, TDLS_COMPLEX128, 2, 32, 1, 3, 96, 68992},
         // Wavefront 64: 217 floats (880 B), 71 ints (288 B), 19600 B: 20768 B; 3 fit in 64 KiB.
         {"MI250X n=70 float", devices::mi250x_gcd, 70, TDLS_FLOAT32, 2, 35, 1, 3, 192, 20768},
+        // 17456 B a region: 8 warps would make one 140 KiB block per SM (8 systems); blocks of one warp
+        // fit 13 to the SM's 228 KiB.
+        {"H200 n=64 float", devices::h200, 64, TDLS_FLOAT32, 2, 32, 1, 1, 32, 17456},
         // Two regions fit, fewer than a warp's 6 groups: one warp of 2 groups.
         {"600 B of shared memory, n=5 float", cramped, 5, TDLS_FLOAT32, 1, 5, 2, 2, 32, 256},
     };

@@ -41,13 +41,13 @@ Plan make_cpu_plan(int n, int element_bytes) {
     return plan;
 }
 
-Plan make_gpu_plan(int n, int element_bytes, const DeviceProperties& device) {
+Plan make_gpu_plan(int n, int element_bytes, bool complex, const DeviceProperties& device) {
     const int warp_size = device.warp_size;
     if (warp_size < 1 || device.max_threads_per_block < warp_size) return unsupported();
 
     // The group lives in one warp (its barrier is a warp barrier) and its rows in registers.
     const int rows_per_thread =
-        choose_rows_per_thread(n, element_bytes, warp_size, device.max_registers_per_thread);
+        choose_rows_per_thread(n, element_bytes, warp_size, device.max_registers_per_thread, complex);
     if (rows_per_thread == 0) return unsupported();
 
     Plan plan{};
@@ -101,7 +101,8 @@ Plan make_plan(std::int64_t n, tdls_dtype_t dtype, tdls_layout_t layout, const D
     // Instances exist per layout, so an unknown layout has none.
     if (!known_layout(layout)) return unsupported();
     if (device.vendor == Vendor::Cpu) return make_cpu_plan(int(n), element_bytes);
-    return make_gpu_plan(int(n), element_bytes, device);
+    const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
+    return make_gpu_plan(int(n), element_bytes, info != nullptr && info->complex, device);
 }
 
 namespace {
@@ -161,6 +162,24 @@ WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperti
         warps = 1;
         g.groups_per_warp = int(regions);
     }
+    // Shared memory is allocated per block: a big block leaves the rest of the multiprocessor's
+    // memory unused (n = 64 float, 8 regions of 17 KiB: one block of 8 systems per SM, where blocks
+    // of one hold 13). The number of warps that keeps the most systems resident, ties to more warps.
+    const std::int64_t per_multiprocessor =
+        device.shared_memory_per_multiprocessor > 0 ? device.shared_memory_per_multiprocessor
+                                                    : device.shared_memory_per_block;
+    std::int64_t most_resident = -1;
+    int best_warps = warps;
+    for (int w = warps; w >= 1; --w) {
+        const std::int64_t block_bytes = std::int64_t(w) * g.groups_per_warp * plan.group_bytes;
+        const std::int64_t blocks = std::min(per_multiprocessor / block_bytes, max_resident_blocks);
+        const std::int64_t resident = blocks * w * g.groups_per_warp;
+        if (resident > most_resident) {
+            most_resident = resident;
+            best_warps = w;
+        }
+    }
+    warps = best_warps;
     g.systems_per_block = warps * g.groups_per_warp;
     g.block_size = warps * warp;
     g.shared_memory_bytes = std::int64_t(g.systems_per_block) * plan.group_bytes;

@@ -73,10 +73,16 @@ inline constexpr int well_used_numerator = 3;
 inline constexpr int well_used_denominator = 4;
 
 /// 32-bit registers the rows of one thread may take: half of what a thread may
-/// address (rounded up), which leaves the other half to the right-hand side,
-/// pivot bookkeeping, addresses and temporaries without spilling.
-TDLS_HOST_DEVICE constexpr int register_budget_for_rows(int max_registers_per_thread) noexcept {
-    return (max_registers_per_thread + 1) / 2;
+/// address (rounded up) for a real type, which leaves the other half to the
+/// right-hand side, pivot bookkeeping, addresses and temporaries without
+/// spilling; a quarter for a complex type, whose products and quotients need
+/// about twice the temporaries. Measured with ptxas (sm_90, 255 registers,
+/// column-major, nvcc 13): double n = 21 at 3 rows per thread (126 row
+/// registers) used 222 registers, no spill; complex double n = 16 (64 row
+/// registers) 255, no spill, but n = 20 (80) spilled 184 bytes, and complex
+/// float n = 21 at 3 rows (126) 856 bytes; complex float n = 32 (64) used 232.
+TDLS_HOST_DEVICE constexpr int register_budget_for_rows(int max_registers_per_thread, bool complex = false) noexcept {
+    return complex ? (max_registers_per_thread + 1) / 4 : (max_registers_per_thread + 1) / 2;
 }
 
 /// 32-bit registers taken by rows_per_thread rows of n scalars of element_bytes.
@@ -87,15 +93,15 @@ TDLS_HOST_DEVICE constexpr std::int64_t registers_for_rows(int rows_per_thread, 
 
 /// The rows per thread of the GPU plan, 0 when none fits. Valid values keep
 /// the group inside one warp (ceil(n / r) <= warp_size) and the rows within the
-/// register budget. Among them: the smallest whose warp is well used (fewer
+/// register budget (of a complex type when `complex`). Among them: the smallest whose warp is well used (fewer
 /// registers, shorter groups' critical path); failing that, the best-used one
 /// (ties to the smaller), since slot use is proportional to systems solved per
 /// warp per unit of work. constexpr so that an instance generator can
 /// static_assert that it compiled the rows_per_thread the runtime will pick.
 TDLS_HOST_DEVICE constexpr int choose_rows_per_thread(int n, int element_bytes, int warp_size,
-                                                      int max_registers_per_thread) noexcept {
+                                                      int max_registers_per_thread, bool complex = false) noexcept {
     if (n < 1 || element_bytes < 1 || warp_size < 1) return 0;
-    const std::int64_t budget = register_budget_for_rows(max_registers_per_thread);
+    const std::int64_t budget = register_budget_for_rows(max_registers_per_thread, complex);
     int best = 0;
     int best_groups = 0;
     for (int rows = 1; rows <= n; ++rows) {
@@ -217,10 +223,16 @@ struct WarpPlan {
     friend constexpr bool operator==(const WarpPlan&, const WarpPlan&) = default;
 };
 
+/// Blocks one multiprocessor holds at most (32 on NVIDIA since Maxwell; AMD
+/// allows more, so the bound is safe for both).
+inline constexpr std::int64_t max_resident_blocks = 32;
+
 /// The warp plan of order n on a device (unsupported on the CPU, past two
 /// rows per lane, or where one region does not fit a block's shared memory).
-/// A block holds as many warps as fit target_block_threads and the shared
-/// memory per block.
+/// A block holds at most target_block_threads and its shared memory fits
+/// the block's limit; among those sizes, the number of warps that keeps the
+/// most systems resident per multiprocessor (its shared memory divided into
+/// whole blocks, at most max_resident_blocks), ties to more warps.
 WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device);
 
 /// Where the block plan keeps the matrix of its system.

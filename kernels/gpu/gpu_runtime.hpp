@@ -19,6 +19,7 @@ using Stream = hipStream_t;
 using DeviceProp = hipDeviceProp_t;
 inline constexpr Error success = hipSuccess;
 inline constexpr Error out_of_memory = hipErrorOutOfMemory;
+inline constexpr Error invalid_value = hipErrorInvalidValue;
 inline constexpr const char* name = "hip";
 inline constexpr const char* runtime_name = "HIP";
 inline Error device_count(int* count) { return hipGetDeviceCount(count); }
@@ -66,6 +67,7 @@ using Stream = cudaStream_t;
 using DeviceProp = cudaDeviceProp;
 inline constexpr Error success = cudaSuccess;
 inline constexpr Error out_of_memory = cudaErrorMemoryAllocation;
+inline constexpr Error invalid_value = cudaErrorInvalidValue;
 inline constexpr const char* name = "cuda";
 inline constexpr const char* runtime_name = "CUDA";
 inline Error device_count(int* count) { return cudaGetDeviceCount(count); }

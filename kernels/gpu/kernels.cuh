@@ -56,9 +56,20 @@ TDLS_DEVICE inline unsigned lanes_of_my_warp(int threads) {
     return lanes >= 32 ? ~0u : (1u << lanes) - 1u; // CUDA's 32-lane masks; HIP ignores it
 }
 
+// Launch bounds: the largest block each kernel's plan makes, and at least one
+// resident block per multiprocessor. Without the second bound ptxas aims at
+// an occupancy of its own choosing and spills to reach it: on sm_90 the
+// block kernel (bound 1024) came out at 32 registers with 192 bytes of spill
+// stores (double, row-major), the two-row warp kernel at 80 registers with
+// 112 bytes; with it, 64 and 108 registers and no spill (nvcc 13 -Xptxas -v,
+// docs/gpu.md). Occupancy is then the plan's: its blocks, registers and
+// shared memory (tests/device/roofline.cpp estimates it per instance).
+inline constexpr int min_resident_blocks = 1;
+
 // The plan never makes a register block larger than target_block_threads.
 template <typename T, int N, bool RowMajor>
-__global__ void __launch_bounds__(runtime::target_block_threads) register_kernel(GpuLaunch launch) {
+__global__ void __launch_bounds__(runtime::target_block_threads, min_resident_blocks)
+    register_kernel(GpuLaunch launch) {
     RegisterDriver<T, N, compiled_rows_per_thread<T, N>, RowMajor>::run(launch, linear_block(), int(threadIdx.x),
                                                                         dynamic_shared());
 }
@@ -66,13 +77,13 @@ __global__ void __launch_bounds__(runtime::target_block_threads) register_kernel
 // Groups inside warps, R rows per lane in shared memory; blocks of at most
 // target_block_threads (runtime::make_warp_plan).
 template <typename T, int R, bool RowMajor>
-__global__ void __launch_bounds__(runtime::target_block_threads) warp_kernel(GpuLaunch launch) {
+__global__ void __launch_bounds__(runtime::target_block_threads, min_resident_blocks) warp_kernel(GpuLaunch launch) {
     WarpDriver<T, R, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared());
 }
 
 // One thread per row, up to TDLS_MAX_ORDER = the largest block of every GPU.
 template <typename T, bool RowMajor>
-__global__ void __launch_bounds__(1024) block_kernel(GpuLaunch launch) {
+__global__ void __launch_bounds__(1024, min_resident_blocks) block_kernel(GpuLaunch launch) {
     BlockGroupBarrier<target::warp_size, DeviceLanes> barrier{DeviceLanes{lanes_of_my_warp(int(blockDim.x))}};
     BlockDriver<T, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared(), barrier);
 }
@@ -120,8 +131,16 @@ gpu_runtime::Error launch_grid(GpuLaunch launch, const runtime::Grid& grid, int 
 // device type (ComplexPair for std::complex, scalar_type.hpp).
 template <typename T, int N, bool RowMajor>
 gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
-    return launch_grid<register_kernel<device_scalar_t<T>, N, RowMajor>>(launch, grid, launch.plan.block_size,
-                                                                         launch.plan.shared_memory_bytes, site);
+    if constexpr (compiled_rows_per_thread<T, N> == 0) {
+        // No rows per thread fit the register budget (complex double past 16 on NVIDIA): the plan never
+        // picks this order's register kernel (the table's rows_per_thread 0 matches no plan), so none is
+        // compiled; the warp kernel serves the order.
+        (void)launch, (void)grid, (void)site;
+        return gpu_runtime::invalid_value;
+    } else {
+        return launch_grid<register_kernel<device_scalar_t<T>, N, RowMajor>>(launch, grid, launch.plan.block_size,
+                                                                             launch.plan.shared_memory_bytes, site);
+    }
 }
 
 template <typename T, bool RowMajor>

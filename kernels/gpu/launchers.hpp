@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include <tdls/core/math.hpp>
+
 #include "gpu_runtime.hpp"
 #include "launch.hpp"
 
@@ -42,6 +44,7 @@ gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& gr
 /// device's plan picks the same.
 template <typename T, int N>
 inline constexpr int compiled_rows_per_thread =
-    runtime::choose_rows_per_thread(N, int(sizeof(T)), TDLS_GPU_WARP_SIZE, TDLS_GPU_MAX_REGISTERS);
+    runtime::choose_rows_per_thread(N, int(sizeof(T)), TDLS_GPU_WARP_SIZE, TDLS_GPU_MAX_REGISTERS,
+                                    is_complex_scalar_v<T>);
 
 } // namespace tdls::kernels::gpu

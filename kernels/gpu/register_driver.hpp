@@ -115,7 +115,7 @@ struct RegisterDriver {
     /// only); returns LAPACK's info, the same in every thread of the group.
     /// store_factors false (tdls_batched_solve): the factors die in the
     /// registers, A and the pivots are only read.
-    TDLS_HOST_DEVICE static int factor_and_solve(const SystemView<T>& v, std::int64_t nrhs, bool store_factors,
+    TDLS_HOST_DEVICE static int factor_and_solve(SystemView<T> v, std::int64_t nrhs, bool store_factors,
                                                  real_type_t<T> tau, int tx, T* work) {
         T rows[N * R];
         T rhs[R];
@@ -170,7 +170,7 @@ struct RegisterDriver {
     /// Solves from LAPACK-format factors and pivots. The host cannot read
     /// device pivots to refuse a call, so a system whose pivots leave 1..N is
     /// left untouched here instead.
-    TDLS_HOST_DEVICE static void getrs(const SystemView<T>& v, std::int64_t nrhs, int tx, T* work) {
+    TDLS_HOST_DEVICE static void getrs(SystemView<T> v, std::int64_t nrhs, int tx, T* work) {
         auto barrier = tdls::detail::deduced_sync<threads>(tdls::detail::GroupJoin::ByRank, tx, work);
         int* scratch = reinterpret_cast<int*>(work + barrier_workspace_elements); // order[N], then validity
         if (tx == 0) getrs_order(v.ipiv, v.ipiv_step, N, scratch);
