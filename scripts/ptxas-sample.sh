@@ -21,7 +21,7 @@ for T in float double complex_float complex_double; do
         -I"$root/kernels" -I"$root/kernels/gpu" -I"$build/kernels/generated/include" -I"$root/include" -O3 -DNDEBUG \
         "--generate-code=arch=compute_$sm,code=[sm_$sm]" --fmad=false -std=c++20 -Xptxas -v -x cu -c "$src" \
         -o "$work/i.o" 2>&1)
-      line=$(echo "$out" | grep -A2 "Compiling entry" | grep -E "stack frame|Used" | tr '\n' ' ' | sed -E 's/ptxas info    : //g')
+      line=$(echo "$out" | grep -A2 "Compiling entry" | grep -E "stack frame|Used" | tr '\n' ' ' | sed -E 's/ptxas info    : //g' || true)
       echo "$T $N row=$RM: ${line:-no kernel (no rows per thread fit the register budget)}"
     done
   done
