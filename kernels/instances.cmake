@@ -67,10 +67,12 @@ endif()
 
 # GPU register kernels (kernels/gpu/, the CUDA and HIP plugins): static orders
 # whose rows fit the registers of one warp's groups, one list per plugin.
-# Every other order up to TDLS_MAX_ORDER runs the block kernel (one system per
-# block, the dynamic solver on a copy of the matrix in shared memory), which
-# for n <= 32 keeps a whole warp on one system: full ships the register
-# kernels of every order up to 32 in both plugins. Build cost, one core, one
+# Every other order up to TDLS_MAX_ORDER runs the warp kernel (up to two rows
+# per lane, several systems per block, matrices in shared memory) or past it
+# the block kernel (one system per block), which hold rows in shared memory,
+# not registers: full ships the register kernels of every order up to 32 in
+# both plugins (complex double past 16 on NVIDIA compiles to nothing: no rows
+# per thread fit its register budget, runtime::register_budget_for_rows). Build cost, one core, one
 # architecture, per (type, layout): nvcc (sm_90) 5.6 s for orders 1-4 and
 # 108 s for 29-32 (double, column-major); hipcc (gfx90a, whose 512 registers
 # take up to 4 rows of 32 per thread) 64-79 s (float) and 190-209 s (double)

@@ -1,6 +1,7 @@
-// The GPU batch drivers (kernels/gpu/register_driver.hpp, block_driver.hpp)
-// run on CPU threads: one std::thread per lane of each block, the solver's
-// deduced CPU barrier for the register kernels' groups and a std::barrier for
+// The GPU batch drivers (kernels/gpu/register_driver.hpp, warp_driver.hpp,
+// block_driver.hpp) run on CPU threads: one std::thread per lane of each
+// block, the solver's deduced CPU barrier for the register and warp kernels'
+// groups and a std::barrier (with warp shuffles emulated through memory) for
 // the block kernels' whole-block groups, the block's shared memory a zeroed
 // buffer, blocks and launches from the plan's grid. Everything the plugins'
 // kernels do except the launch itself: lane -> group and rank, workspace

@@ -168,11 +168,17 @@ WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperti
     const std::int64_t per_multiprocessor =
         device.shared_memory_per_multiprocessor > 0 ? device.shared_memory_per_multiprocessor
                                                     : device.shared_memory_per_block;
+    const std::int64_t reserved = device.vendor == Vendor::Nvidia ? reserved_shared_bytes_per_block : 0;
     std::int64_t most_resident = -1;
     int best_warps = warps;
     for (int w = warps; w >= 1; --w) {
-        const std::int64_t block_bytes = std::int64_t(w) * g.groups_per_warp * plan.group_bytes;
-        const std::int64_t blocks = std::min(per_multiprocessor / block_bytes, max_resident_blocks);
+        const std::int64_t block_bytes = std::int64_t(w) * g.groups_per_warp * plan.group_bytes + reserved;
+        const std::int64_t by_registers =
+            device.registers_per_multiprocessor > 0
+                ? device.registers_per_multiprocessor / (std::int64_t(w) * warp * warp_kernel_registers)
+                : max_resident_blocks;
+        const std::int64_t blocks =
+            std::min({per_multiprocessor / block_bytes, max_resident_blocks, by_registers});
         const std::int64_t resident = blocks * w * g.groups_per_warp;
         if (resident > most_resident) {
             most_resident = resident;

@@ -227,12 +227,22 @@ struct WarpPlan {
 /// allows more, so the bound is safe for both).
 inline constexpr std::int64_t max_resident_blocks = 32;
 
+/// Shared memory the CUDA runtime reserves for each resident block on
+/// compute capability 8.0 and later (cudaDeviceProp::reservedSharedMemPerBlock).
+inline constexpr std::int64_t reserved_shared_bytes_per_block = 1024;
+
+/// Registers per thread the residency estimate assumes for a warp kernel:
+/// ptxas gave 60-122 on sm_90 (docs/gpu.md), rounded up to 128.
+inline constexpr int warp_kernel_registers = 128;
+
 /// The warp plan of order n on a device (unsupported on the CPU, past two
 /// rows per lane, or where one region does not fit a block's shared memory).
 /// A block holds at most target_block_threads and its shared memory fits
 /// the block's limit; among those sizes, the number of warps that keeps the
 /// most systems resident per multiprocessor (its shared memory divided into
-/// whole blocks, at most max_resident_blocks), ties to more warps.
+/// whole blocks, each with the runtime's reserve on NVIDIA; its registers at
+/// warp_kernel_registers a thread; at most max_resident_blocks), ties to
+/// more warps.
 WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device);
 
 /// Where the block plan keeps the matrix of its system.

@@ -1,13 +1,19 @@
-// libtdls: the GPU batch driver of the block kernels, for the orders the
-// register kernels do not serve (past a warp's registers, or without a static
-// instance): one system per block, the whole block its group (one row per
+// libtdls: the GPU batch driver of the block kernels, for the orders neither
+// the register kernels nor the warp kernels serve (past two rows per lane,
+// or a region larger than a block's shared memory): one system per block, the whole block its group (one row per
 // thread, runtime::BlockPlan), the dynamic solver working on a packed copy of
 // the matrix in shared memory, or in place in device memory when the copy does
 // not fit and the caller's matrix is packed (never for a solve, whose A is
 // read-only). Same results and conventions as the register driver.
 //
-// Host-device, with the block barrier as an argument: __syncthreads on the
-// device, a std::barrier of CPU threads in the tests.
+// Host-device, with the block barrier as an argument: BlockGroupBarrier
+// (pivot_search.hpp) over __syncthreads and warp shuffles on the device, over
+// a std::barrier of CPU threads and shuffles emulated in memory in the tests.
+//
+// Its body after the staging is warp_driver.hpp's but for the barrier and the
+// in-place case. Kept apart on purpose: one shared function, inlined or not,
+// made ptxas spill 16 bytes in this kernel (complex double, row-major, sm_90,
+// under its 64-register bound), where the two copies spill nothing.
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,8 @@
 // itself, this one gives it 17 lanes of one warp and a block of several. Same
 // results and conventions as the register and block drivers.
 //
-// Host-device: the plugin's kernels call run() once per thread; the tests call
+// Its body after the staging is block_driver.hpp's (see there why it is not
+// shared). Host-device: the plugin's kernels call run() once per thread; the tests call
 // it from CPU threads, one per lane of a block, with the barrier the solver
 // deduces there.
 #pragma once

@@ -1,5 +1,6 @@
 // The bitwise comparator: the GPU backend must leave exactly the bits the CPU
-// backend leaves (same solver, no FMA contraction on either side), padding
+// backend leaves under TDLS_CPU_KERNEL=gpu_reference (same solver, the same
+// explicit fused multiply-adds and nothing else contracted), padding
 // included. It reports the first differing element and how many differ.
 #pragma once
 
