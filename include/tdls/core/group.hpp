@@ -126,19 +126,18 @@ class WorkspaceBarrier {
             return;
         }
         // Groups may hold more threads than there are cores: spin briefly, then
-        // give the core away so that the thread we wait for can run. The clock
-        // is read only once every 1024 yields, which a running group never
-        // reaches; a group waiting over a second is told once per process
-        // why (it never stops: a thread may be late for a good reason).
+        // give the core away so that the thread we wait for can run. A group
+        // waiting over a second is told once per process why (it never stops:
+        // a thread may be late for a good reason). The clock starts at the
+        // first yield and is read every 16 yields: a yield on a loaded machine
+        // can take a whole time slice, and at one read per 1024 yields the
+        // first reading came seconds late, so a 1.5 s wait went untold.
         std::chrono::steady_clock::time_point since{};
         for (unsigned spins = 0; flag.load(std::memory_order_acquire) == phase; ++spins) {
             if (spins < 64) continue;
+            if (spins == 64) since = std::chrono::steady_clock::now();
             std::this_thread::yield();
-            if (spins % 1024 != 0) continue;
-            const auto now = std::chrono::steady_clock::now();
-            if (spins == 1024)
-                since = now;
-            else if (now - since > std::chrono::seconds(1))
+            if (spins % 16 == 0 && std::chrono::steady_clock::now() - since > std::chrono::seconds(1))
                 warn_long_wait();
         }
     }
