@@ -266,7 +266,10 @@ void run_block_warps(const GpuLaunch& launch, const rt::Grid& grid) {
                     lanes.emplace_back([&, t] {
                         tdls::kernels::gpu::BlockGroupBarrier<Warp, EmulatedLanes<Warp>> sync{
                             EmulatedLanes<Warp>{&barrier, &exchange, t, threads}};
-                        tdls::kernels::gpu::BlockDriver<D, RowMajor>::run(l, block, t, shared, sync);
+                        if (l.block_plan.rows_per_thread == 1)
+                            tdls::kernels::gpu::BlockDriver<D, 1, RowMajor>::run(l, block, t, shared, sync);
+                        else
+                            tdls::kernels::gpu::BlockDriver<D, 2, RowMajor>::run(l, block, t, shared, sync);
                     });
                 for (std::thread& lane : lanes) lane.join();
             });
@@ -461,7 +464,12 @@ TEST_CASE("block kernels on CPU threads match the fused CPU reference bitwise", 
     DeviceProperties small = devices::h200;
     small.shared_memory_per_block = 2048;
     cases += block_cases<double, true>(24, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
-    REQUIRE(cases == 3 * 24);
+    // Two rows per thread, as past a kernel's bound: a device whose blocks hold 16 threads.
+    DeviceProperties narrow = devices::h200;
+    narrow.max_threads_per_block = 16;
+    REQUIRE(rt::make_block_plan(27, TDLS_FLOAT64, narrow, false).rows_per_thread == 2);
+    cases += block_cases<double, false>(27, narrow, 3, rt::MatrixPlace::Shared);
+    REQUIRE(cases == 4 * 24);
 }
 
 TEST_CASE("complex block kernels on CPU threads match the fused CPU reference bitwise", "[gpu][complex]") {
@@ -470,7 +478,13 @@ TEST_CASE("complex block kernels on CPU threads match the fused CPU reference bi
     DeviceProperties small = devices::h200;
     small.shared_memory_per_block = 2048;
     cases += block_cases<tdls::complex_float, true>(21, one_block_grids(small), 3, rt::MatrixPlace::InPlace);
-    REQUIRE(cases == 2 * 24);
+    // Two rows per thread, the plan of complex double past 512, on a device whose blocks hold 16 threads
+    // (n = 30: 15 threads, in place).
+    DeviceProperties narrow = small;
+    narrow.max_threads_per_block = 16;
+    REQUIRE(rt::make_block_plan(30, TDLS_COMPLEX128, narrow, true).rows_per_thread == 2);
+    cases += block_cases<tdls::complex_double, true>(30, one_block_grids(narrow), 3, rt::MatrixPlace::InPlace);
+    REQUIRE(cases == 3 * 24);
 }
 
 TEST_CASE("warp kernels on CPU threads match the fused CPU reference bitwise", "[gpu]") {

@@ -818,3 +818,63 @@ TEST_CASE("warp plans keep every invariant, and their grids cover every system o
     CHECK(unsupported >= 5 * 4);
     CHECK(coverages >= 100);
 }
+
+TEST_CASE("block plans: one row per thread to the kernel's bound, two past it", "[plan]") {
+    // Complex double's block kernel is bounded at 512 threads (more registers
+    // per thread than 1024 threads leave); the other types' at 1024.
+    struct Expected {
+        std::int64_t n;
+        tdls_dtype_t dtype;
+        int rows;
+        int threads;
+    };
+    const Expected by_hand[] = {
+        {65, TDLS_FLOAT64, 1, 65},       {1024, TDLS_FLOAT64, 1, 1024},    {1024, TDLS_COMPLEX64, 1, 1024},
+        {512, TDLS_COMPLEX128, 1, 512},  {513, TDLS_COMPLEX128, 2, 257},   {1024, TDLS_COMPLEX128, 2, 512},
+        {1023, TDLS_COMPLEX128, 2, 512}, {1000, TDLS_FLOAT32, 1, 1000},
+    };
+    for (const Expected& e : by_hand) {
+        const runtime::BlockPlan plan = runtime::make_block_plan(e.n, e.dtype, devices::h200, true);
+        INFO("n " << e.n << " dtype " << int(e.dtype));
+        REQUIRE(plan.supported);
+        CHECK(plan.rows_per_thread == e.rows);
+        CHECK(plan.threads == e.threads);
+    }
+    // Every order of every type on every device set: the threads cover the
+    // rows, fit the kernel's bound and the device, and two rows only where one
+    // would not fit; the workspace is the solver's for that group.
+    int cases = 0;
+    int two_rows = 0;
+    for (const DeviceProperties& device : devices::all_gpus) {
+        for (const tdls_dtype_t dtype : {TDLS_FLOAT32, TDLS_FLOAT64, TDLS_COMPLEX64, TDLS_COMPLEX128}) {
+            const int element_bytes = tdls::kernels::element_bytes(dtype);
+            const int bound = std::min(device.max_threads_per_block, runtime::block_kernel_threads(element_bytes));
+            for (std::int64_t n = 1; n <= TDLS_MAX_ORDER; ++n) {
+                const runtime::BlockPlan plan = runtime::make_block_plan(n, dtype, device, true);
+                ++cases;
+                const int rows = n <= bound ? 1 : 2;
+                const std::int64_t threads = (n + rows - 1) / rows;
+                const std::int64_t in_place_bytes =
+                    round_up(std::int64_t(tdls::detail::coop::workspace_elements<true>(int(n), int(threads))) *
+                                 element_bytes,
+                             16) +
+                    round_up((n + 1) * 4, 16);
+                // Packed: refused only past two rows per thread or where the workspace and order do not fit.
+                CHECK(plan.supported == (n <= 2 * std::int64_t(bound) && in_place_bytes <= device.shared_memory_per_block));
+                if (!plan.supported) continue;
+                CHECK(plan.rows_per_thread == rows);
+                CHECK(plan.threads == (n + plan.rows_per_thread - 1) / plan.rows_per_thread);
+                CHECK(plan.threads <= bound);
+                CHECK(plan.workspace_elements ==
+                      tdls::detail::coop::workspace_elements<true>(int(n), plan.threads));
+                if (plan.rows_per_thread == 2) ++two_rows;
+            }
+        }
+    }
+    REQUIRE(cases == int(devices::all_gpus.size()) * 4 * TDLS_MAX_ORDER);
+    REQUIRE(two_rows >= int(devices::all_gpus.size()) * 512); // complex double past 512, on every set
+    // No device's blocks hold no thread.
+    DeviceProperties none = devices::h200;
+    none.max_threads_per_block = 0;
+    CHECK(!runtime::make_block_plan(8, TDLS_FLOAT64, none, true).supported);
+}

@@ -197,12 +197,18 @@ WarpPlan make_warp_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperti
 BlockPlan make_block_plan(std::int64_t n, tdls_dtype_t dtype, const DeviceProperties& device, bool matrix_packed) {
     const int element_bytes = kernels::element_bytes(dtype);
     if (n < 1 || n > TDLS_MAX_ORDER || element_bytes == 0 || device.vendor == Vendor::Cpu) return BlockPlan{};
-    // One row per thread: the whole block is the group.
-    if (n > device.max_threads_per_block) return BlockPlan{};
+    // The whole block is the group: one row per thread, or two where one
+    // would need more threads than the kernel's bound or the device allows.
+    const std::int64_t most_threads = std::min<std::int64_t>(device.max_threads_per_block,
+                                                             block_kernel_threads(element_bytes));
+    if (most_threads < 1) return BlockPlan{};
+    const std::int64_t rows = (n + most_threads - 1) / most_threads;
+    if (rows > max_block_rows_per_thread) return BlockPlan{};
     BlockPlan plan{};
-    plan.threads = int(n);
+    plan.rows_per_thread = int(rows);
+    plan.threads = int((n + rows - 1) / rows);
     plan.element_bytes = element_bytes;
-    plan.workspace_elements = tdls::detail::coop::workspace_elements<true>(int(n), int(n));
+    plan.workspace_elements = tdls::detail::coop::workspace_elements<true>(int(n), plan.threads);
     plan.order_offset_bytes = aligned_bytes(std::int64_t(plan.workspace_elements) * element_bytes);
     plan.matrix_offset_bytes = plan.order_offset_bytes + aligned_bytes((n + 1) * 4);
     const std::int64_t with_matrix = plan.matrix_offset_bytes + aligned_bytes(n * n * element_bytes);

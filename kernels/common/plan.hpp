@@ -251,9 +251,24 @@ enum class MatrixPlace {
     InPlace, ///< the caller's memory, which must be packed (one element step between rows)
 };
 
+/// The most threads a block kernel of a type with element_bytes-byte scalars
+/// is compiled for (its launch bound). The bound fixes the registers a thread
+/// may use: 65536 / 1024 = 64 at 1024 threads, which complex double does not
+/// fit (ptxas spilled 4-16 bytes in its block kernel on three of the four
+/// architectures of the full build, docs/gpu.md); at 512 it has 128. Smaller
+/// scalars fit 64 registers with no spill.
+TDLS_HOST_DEVICE constexpr int block_kernel_threads(int element_bytes) noexcept {
+    return element_bytes >= 16 ? 512 : 1024;
+}
+
+/// Rows per thread of the block kernels: one, or two where n exceeds the
+/// block kernel's bound (complex double past 512).
+inline constexpr int max_block_rows_per_thread = 2;
+
 /// The plan for orders the register plan cannot hold (or that have no static
-/// instance): one system per block, its group the whole block (ceil(n / 1)
-/// threads, one row each, so n <= max_threads_per_block), synchronised by the
+/// instance): one system per block, its group the whole block (ceil(n / R)
+/// threads of R rows each, R the smallest of 1 and 2 that fits the block
+/// kernel's bound and the device's largest block), synchronised by the
 /// block barrier; the dynamic solver works on the matrix in shared memory when
 /// it fits, else in place in device memory. Shared memory holds, in order and
 /// each on a 16-byte boundary: the solver's workspace, the pivot order (n + 1
@@ -261,12 +276,14 @@ enum class MatrixPlace {
 struct BlockPlan {
     bool supported;                   ///< false: the order does not fit the device this way
     MatrixPlace matrix;               ///< where the dynamic solver finds the matrix
-    int threads;                      ///< threads of the block = of the group = n
+    int threads;                      ///< threads of the block = of the group = ceil(n / R)
     int workspace_elements;           ///< solver workspace (physical interchanges, group of n threads)
     std::int64_t order_offset_bytes;  ///< offset of the pivot order in shared memory
     std::int64_t matrix_offset_bytes; ///< offset of the packed matrix (MatrixPlace::Shared)
     std::int64_t shared_memory_bytes; ///< dynamic shared memory of one block
     int element_bytes;                ///< bytes of one scalar: 4, 8 or 16
+    int rows_per_thread;              ///< R: 1, or 2 past the block kernel's bound (last: in the padding, so
+                                      ///< sizeof and every offset are unchanged)
 
     friend constexpr bool operator==(const BlockPlan&, const BlockPlan&) = default;
 };

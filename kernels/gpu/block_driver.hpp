@@ -1,7 +1,7 @@
 // libtdls: the GPU batch driver of the block kernels, for the orders neither
 // the register kernels nor the warp kernels serve (past two rows per lane,
-// or a region larger than a block's shared memory): one system per block, the whole block its group (one row per
-// thread, runtime::BlockPlan), the dynamic solver working on a packed copy of
+// or a region larger than a block's shared memory): one system per block, the whole block its group (R rows per
+// thread, R = 1 but for complex double past 512, runtime::BlockPlan), the dynamic solver working on a packed copy of
 // the matrix in shared memory, or in place in device memory when the copy does
 // not fit and the caller's matrix is packed (never for a solve, whose A is
 // read-only). Same results and conventions as the register driver.
@@ -13,7 +13,8 @@
 // Its body after the staging is warp_driver.hpp's but for the barrier and the
 // in-place case. Kept apart on purpose: one shared function, inlined or not,
 // made ptxas spill 16 bytes in this kernel (complex double, row-major, sm_90,
-// under its 64-register bound), where the two copies spill nothing.
+// under the 64 registers its former 1024-thread bound left), where the two
+// copies spilled nothing.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +28,11 @@
 
 namespace tdls::kernels::gpu {
 
-template <typename T, bool RowMajor>
+template <typename T, int R, bool RowMajor>
 struct BlockDriver {
+    static_assert(R >= 1 && R <= runtime::max_block_rows_per_thread);
     static constexpr CooperativeLUppConfig<T> config{
-        .rows_per_thread = 1,
+        .rows_per_thread = R,
         .row_interchange = RowInterchange::Physical,
         .unroll_loops = false,
         .layout = RowMajor ? MatrixLayout::RowMajor : MatrixLayout::ColMajor,
@@ -54,7 +56,7 @@ struct BlockDriver {
         T* work = reinterpret_cast<T*>(shared);
         int* order = reinterpret_cast<int*>(shared + plan.order_offset_bytes); // n entries, then a flag
         const SystemView<T> v = view_of<T>(ops, s);
-        if (missing_operand(call, v)) {
+        if (missing_operand(call, v) || plan.rows_per_thread != R) { // launch_block picks R from the plan
             if (thread == 0 && ops.info != nullptr) ops.info[s] = -1;
             return;
         }

@@ -81,11 +81,15 @@ __global__ void __launch_bounds__(runtime::target_block_threads, min_resident_bl
     WarpDriver<T, R, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared());
 }
 
-// One thread per row, up to TDLS_MAX_ORDER = the largest block of every GPU.
-template <typename T, bool RowMajor>
-__global__ void __launch_bounds__(1024, min_resident_blocks) block_kernel(GpuLaunch launch) {
+// R rows per thread (runtime::make_block_plan): one up to the type's bound
+// (runtime::block_kernel_threads: 1024 = TDLS_MAX_ORDER, the largest block of
+// every GPU; 512 for complex double, whose rows need more than 64 registers),
+// two past it.
+template <typename T, int R, bool RowMajor>
+__global__ void __launch_bounds__(runtime::block_kernel_threads(int(sizeof(T))), min_resident_blocks)
+    block_kernel(GpuLaunch launch) {
     BlockGroupBarrier<target::warp_size, DeviceLanes> barrier{DeviceLanes{lanes_of_my_warp(int(blockDim.x))}};
-    BlockDriver<T, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared(), barrier);
+    BlockDriver<T, R, RowMajor>::run(launch, linear_block(), int(threadIdx.x), dynamic_shared(), barrier);
 }
 
 /// Launches Kernel over the grid, one launch after the other, each with its
@@ -145,8 +149,19 @@ gpu_runtime::Error launch_register(const GpuLaunch& launch, const runtime::Grid&
 
 template <typename T, bool RowMajor>
 gpu_runtime::Error launch_block(const GpuLaunch& launch, const runtime::Grid& grid, const LaunchSite& site) {
-    return launch_grid<block_kernel<device_scalar_t<T>, RowMajor>>(launch, grid, launch.block_plan.threads,
-                                                                   launch.block_plan.shared_memory_bytes, site);
+    using D = device_scalar_t<T>;
+    const runtime::BlockPlan& plan = launch.block_plan;
+    if (plan.rows_per_thread == 1)
+        return launch_grid<block_kernel<D, 1, RowMajor>>(launch, grid, plan.threads, plan.shared_memory_bytes, site);
+    // Two rows per thread only past the kernel's bound, which is below
+    // TDLS_MAX_ORDER for complex double alone: the other types compile no
+    // such kernel.
+    if constexpr (runtime::block_kernel_threads(int(sizeof(D))) < TDLS_MAX_ORDER) {
+        if (plan.rows_per_thread == 2)
+            return launch_grid<block_kernel<D, 2, RowMajor>>(launch, grid, plan.threads, plan.shared_memory_bytes,
+                                                             site);
+    }
+    return gpu_runtime::invalid_value;
 }
 
 template <typename T, bool RowMajor>

@@ -92,7 +92,8 @@ KernelModel model(std::int64_t n, tdls_dtype_t dtype, const tdls::runtime::Devic
             m.kernel = "none (refused)";
             return m;
         }
-        m.kernel = block.matrix == tdls::runtime::MatrixPlace::Shared ? "block (shared)" : "block (in place)";
+        m.kernel = std::string(block.rows_per_thread == 1 ? "block" : "block R=2") +
+                   (block.matrix == tdls::runtime::MatrixPlace::Shared ? " (shared)" : " (in place)");
         m.threads_per_system = block.threads;
         m.systems_per_block = 1;
         m.block_threads = block.threads;
