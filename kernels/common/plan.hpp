@@ -277,7 +277,7 @@ struct BlockPlan {
     bool supported;                   ///< false: the order does not fit the device this way
     MatrixPlace matrix;               ///< where the dynamic solver finds the matrix
     int threads;                      ///< threads of the block = of the group = ceil(n / R)
-    int workspace_elements;           ///< solver workspace (physical interchanges, group of n threads)
+    int workspace_elements;           ///< solver workspace (physical interchanges, group of `threads`)
     std::int64_t order_offset_bytes;  ///< offset of the pivot order in shared memory
     std::int64_t matrix_offset_bytes; ///< offset of the packed matrix (MatrixPlace::Shared)
     std::int64_t shared_memory_bytes; ///< dynamic shared memory of one block
