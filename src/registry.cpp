@@ -7,13 +7,11 @@
 #include <optional>
 #include <span>
 #include <type_traits>
-#if defined(__x86_64__) || defined(_M_X64)
-#include <cpuid.h>
-#endif
 
 #include <tdls/generated/instances.hpp>
 
 #include "common/scalar_type.hpp"
+#include "cpu/processor.hpp"
 #include "cpu/simd/isa.hpp"
 #include "backends/plugin/loader.hpp"
 #include "status.hpp"
@@ -159,20 +157,7 @@ std::optional<CpuFamily> requested_family() noexcept {
 /// AMD family 19h (Zen 3, Zen 4) with AVX-512 is Zen 4, whose 512-bit
 /// instructions run as two 256-bit halves; CPUID has no flag for it.
 bool detect_split_512() noexcept {
-#if defined(__x86_64__) || defined(_M_X64)
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
-    char vendor[13] = {};
-    std::memcpy(vendor, &b, 4);
-    std::memcpy(vendor + 4, &d, 4);
-    std::memcpy(vendor + 8, &c, 4);
-    if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &a, &b, &c, &d)) return false;
-    const unsigned base = (a >> 8) & 0xF;
-    const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
-    return family == 0x19 && machine_runs(CpuFamily::SimdAvx512);
-#else
-    return false;
-#endif
+    return kernels::cpu::amd_family_19h() && machine_runs(CpuFamily::SimdAvx512);
 }
 
 CpuFamily choose_family() noexcept {

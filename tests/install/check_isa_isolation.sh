@@ -15,8 +15,9 @@ for argument in "$@"; do
   objects+=("${parts[@]}")
 done
 [ ${#objects[@]} -gt 0 ] || { echo "no object files given" >&2; exit 1; }
-# Mangled prefix of tdls::kernels::cpu::simd::<isa>:: (plain, const member, local static).
-own="^_Z[NZ]K?4tdls7kernels3cpu4simd${#isa}${isa}"
+# Mangled prefix of tdls::kernels::cpu::simd::<isa>:: (plain, const member),
+# and of what is local to a function of it (_ZZN...: a lambda, a local static).
+own="^_Z(N|Z|ZN)K?4tdls7kernels3cpu4simd${#isa}${isa}"
 symbols=$(for object in "${objects[@]}"; do nm --defined-only "$object" | awk 'NF == 3 { print $3 }'; done | sort -u)
 strays=$(echo "$symbols" | grep -v -E "${own}|^DW\.ref\.__gxx_personality_v0$|^\.L" || true)
 if [ -n "$strays" ]; then

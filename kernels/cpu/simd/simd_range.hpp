@@ -10,7 +10,9 @@
 #include <tdls/core/math.hpp>
 
 #include "../../common/batch_call.hpp"
+#include "../processor.hpp"
 #include "complex_lu.hpp"
+#include "prefetch.hpp"
 #include "tile_io.hpp"
 #include "tile_lu.hpp"
 
@@ -64,6 +66,23 @@ class RangeScratch {
     unsigned char* memory_;
 };
 
+/// Orders up to which the tiles exchange rows lane by lane with scalar moves
+/// on Zen 4, where AVX-512's gather and scatter are slow: whole calls ran
+/// 1.03-1.11x faster at n = 8..32 in double and float, 0.89-0.97x at 48 and
+/// 64, where the tile (from 295 KiB) is far from L1. A masked store per
+/// distinct pivot row in place of the scatter ran 0.94-0.97x at n = 16..128.
+/// Elsewhere the gather and scatter stay: on the Intel host of
+/// docs/cpu_simd.md they won at n = 16.
+inline constexpr int zen4_scalar_exchange_max_order = 32;
+
+inline bool scalar_exchanges([[maybe_unused]] int n) noexcept {
+#if defined(__AVX512F__)
+    return n <= zen4_scalar_exchange_max_order && amd_family_19h();
+#else
+    return true; // no scatter: exchange_lanes moves scalars whatever it is told
+#endif
+}
+
 /// Solves real systems [begin, end) of the call, W at a time (the last tile
 /// may be partial). StaticN > 0: compiled for that order; 0: any order up to
 /// max_order (256).
@@ -79,19 +98,20 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     const int block = solves ? RangeScratch<T, W>::rhs_block(n, ops.nrhs) : 0;
     using Tile = simd::TDLS_SIMD_ISA::Tile<T, W, StaticN>;
     const RangeScratch<T, W> scratch(n, Tile::leading(n), block);
-    const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps());
+    const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps(), scalar_exchanges(n));
     const T tau = T(call.pivot_threshold);
 
-    for (std::int64_t first = begin; first < end; first += W) {
-        const int count = int(std::min<std::int64_t>(W, end - first));
-        const TileSystems<T, W> systems = systems_of<T, W>(ops, first, count);
+    // One tile: its systems in, factored (step(k) beside each step k) or its
+    // pivots read, its results out.
+    const auto solve_tile = [&](const TileSystems<T, W>& systems, std::int64_t first, const auto& step) {
+        const int count = systems.count;
         load_matrices(tile, systems);
         M written; // the lanes whose B is written
         if (call.operation == Operation::Getrs) {
             written = load_pivots(tile, systems); // every lane whose pivots are in range
             index_exchanges(tile);
         } else {
-            const M info = factor(tile, tau);
+            const M info = factor(tile, tau, step);
             if (writes_factors(call.operation)) { // solve: the factors stay in the tile
                 store_matrices(tile, systems);
                 store_pivots(tile, systems);
@@ -99,13 +119,40 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
             for (int l = 0; l < count; ++l) ops.info[first + l] = std::int32_t(info[l]);
             written = info == Index(0);
         }
-        if (!solves) continue;
+        if (!solves) return;
         for (std::int64_t column = 0; column < ops.nrhs; column += block) {
             const int columns = int(std::min<std::int64_t>(block, ops.nrhs - column));
             load_rhs<StaticN>(scratch.rhs(), n, systems, column, columns);
             solve(tile, scratch.rhs(), columns, RowMajor);
             store_rhs<StaticN>(scratch.rhs(), n, systems, column, columns, written);
         }
+    };
+    const auto fill = [&](TileSystems<T, W>& s, std::int64_t first) {
+        fill_systems<T, W>(s, ops, first, int(std::min<std::int64_t>(W, end - first)));
+    };
+
+    // Where the hints pay (prefetch.hpp), the next tile's views are read one
+    // tile early and its systems prefetched while this one is factored; the
+    // two tiles' views alternate. The static orders whose tiles never pay
+    // (below 1 KiB of matrices) do not compile that loop.
+    if constexpr (StaticN == 0 || prefetch_may_pay<T, W>(StaticN)) {
+        if (prefetch_pays<T, W>(ops.form, n)) {
+            const bool writes = writes_factors(call.operation);
+            const PrefetchPlan plan{n, solves ? int(std::min<std::int64_t>(block, ops.nrhs)) : 0, writes, writes};
+            TileSystems<T, W> views[2];
+            if (begin < end) fill(views[0], begin);
+            for (std::int64_t first = begin, t = 0; first < end; first += W, t ^= 1) {
+                const bool more = first + W < end;
+                if (more) fill(views[t ^ 1], first + W);
+                solve_tile(views[t], first, NextTilePrefetch<T, W>(more ? &views[t ^ 1] : nullptr, plan));
+            }
+            return;
+        }
+    }
+    for (std::int64_t first = begin; first < end; first += W) {
+        TileSystems<T, W> systems;
+        fill(systems, first);
+        solve_tile(systems, first, NoStepWork{});
     }
 }
 

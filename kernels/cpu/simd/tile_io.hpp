@@ -36,9 +36,10 @@ struct TileSystems {
     bool side_by_side; ///< lanes are consecutive elements of one interleaved block
 };
 
+/// Fills `s` in place (the range kernel keeps two and alternates: a copy of
+/// W views per tile cost a tenth of the call at n = 2).
 template <typename T, int W>
-TileSystems<T, W> systems_of(const BatchOperands& ops, std::int64_t first, int count) noexcept {
-    TileSystems<T, W> s;
+void fill_systems(TileSystems<T, W>& s, const BatchOperands& ops, std::int64_t first, int count) noexcept {
     s.count = count;
     s.view[0] = view_of<T>(ops, first);
     s.side_by_side = ops.form == BatchForm::Interleaved && count == W && first % ops.block + W <= ops.block;
@@ -52,9 +53,15 @@ TileSystems<T, W> systems_of(const BatchOperands& ops, std::int64_t first, int c
             if (v.B) v.B += l;
             if (v.ipiv) v.ipiv += l;
         }
-        return s;
+        return;
     }
     for (int l = 1; l < count; ++l) s.view[l] = view_of<T>(ops, first + l);
+}
+
+template <typename T, int W>
+TileSystems<T, W> systems_of(const BatchOperands& ops, std::int64_t first, int count) noexcept {
+    TileSystems<T, W> s;
+    fill_systems(s, ops, first, count);
     return s;
 }
 
@@ -179,9 +186,22 @@ void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept
     }
 }
 
-/// LAPACK's 1-based swap sequence out of the 0-based pivot rows.
+/// LAPACK's 1-based swap sequence out of the 0-based pivot rows. Always
+/// inlined, as solve() is (tile_lu.hpp).
 template <typename T, int W, int N>
-void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+[[gnu::always_inline]] inline void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    if (s.side_by_side) {
+        // Pivot k of the W lanes: W consecutive entries, one vector store
+        // (lane by lane, the stores went a block's stride apart).
+        const SystemView<T>& v = s.view[0];
+        if (!v.ipiv) return;
+        for (int k = 0; k < t.order(); ++k) {
+            std::int32_t* const out = v.ipiv + k * v.ipiv_step;
+            const auto* pivot = t.pivot(k);
+            for (int l = 0; l < W; ++l) out[l] = std::int32_t(pivot[l] + 1);
+        }
+        return;
+    }
     for (int l = 0; l < s.count; ++l) {
         const SystemView<T>& v = s.view[l];
         if (!v.ipiv) continue;

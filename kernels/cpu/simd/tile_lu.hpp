@@ -57,8 +57,11 @@ class Tile {
         return n > 16 && rows % (2 * row_block) == 0 ? rows + row_block : rows;
     }
 
-    Tile(int n, T* a, Index* pivots, std::uint64_t* swaps) noexcept
-        : n_(StaticN > 0 ? StaticN : n), ld_(leading(n_)), a_(a), pivots_(pivots), swaps_(swaps) {}
+    /// scalar_exchanges: exchange rows lane by lane with scalar moves where
+    /// the ISA also has a gather and a scatter (exchange_lanes).
+    Tile(int n, T* a, Index* pivots, std::uint64_t* swaps, bool scalar_exchanges = false) noexcept
+        : n_(StaticN > 0 ? StaticN : n), ld_(leading(n_)), a_(a), pivots_(pivots), swaps_(swaps),
+          scalar_exchanges_(scalar_exchanges) {}
 
     constexpr int order() const noexcept {
         if constexpr (StaticN > 0)
@@ -75,12 +78,14 @@ class Tile {
     T* at(int i, int j) const noexcept { return a_ + (std::int64_t(j) * ld() + i) * W; }
     Index* pivot(int k) const noexcept { return pivots_ + std::int64_t(k) * W; }
     std::uint64_t& swaps(int k) const noexcept { return swaps_[k]; }
+    bool scalar_exchanges() const noexcept { return scalar_exchanges_; }
 
   private:
     int n_, ld_;
     T* a_;
     Index* pivots_;
     std::uint64_t* swaps_;
+    bool scalar_exchanges_;
 };
 
 /// Exchanges, in each lane whose pivot of step k is row r, rows k and r of a
@@ -107,32 +112,35 @@ inline void exchange_rows(T* block, std::int64_t ld, int columns, int k, std::ui
 /// k, rows k and p_l of a column-major block of vectors (`columns` columns,
 /// `ld` vectors apart), lane by lane: a lane's exchange moves 2 * columns
 /// scalars, where a masked exchange of vectors would move 2 * columns
-/// vectors for every distinct pivot row.
+/// vectors for every distinct pivot row. With AVX-512, a gather and a
+/// scatter per column unless `by_scalars` (simd_range.hpp decides).
 template <typename T, int W>
-inline void exchange_lanes(T* block, std::int64_t ld, int columns, int k,
-                           const typename Lanes<T, W>::Index* pivot) noexcept {
+inline void exchange_lanes(T* block, std::int64_t ld, int columns, int k, const typename Lanes<T, W>::Index* pivot,
+                           [[maybe_unused]] bool by_scalars) noexcept {
     const std::int64_t column = ld * W;
 #if defined(__AVX512F__)
     if constexpr (W * sizeof(T) == 64) {
-        using L = Lanes<T, W>;
-        typename L::M lane;
-        for (int l = 0; l < W; ++l) lane[l] = l;
-        const typename L::M offset = (L::load(pivot) - k) * W + lane;
-        for (int c = 0; c < columns; ++c) {
-            T* const row = block + (c * ld + k) * W;
-            const typename L::V x = L::load(row);
-            typename L::V y;
-            if constexpr (sizeof(T) == 8) {
-                y = (typename L::V)_mm512_mask_i64gather_pd((__m512d)x, 0xff, (__m512i)offset, row, 8);
-                L::store(row, y);
-                _mm512_i64scatter_pd(row, (__m512i)offset, (__m512d)x, 8);
-            } else {
-                y = (typename L::V)_mm512_mask_i32gather_ps((__m512)x, 0xffff, (__m512i)offset, row, 4);
-                L::store(row, y);
-                _mm512_i32scatter_ps(row, (__m512i)offset, (__m512)x, 4);
+        if (!by_scalars) {
+            using L = Lanes<T, W>;
+            typename L::M lane;
+            for (int l = 0; l < W; ++l) lane[l] = l;
+            const typename L::M offset = (L::load(pivot) - k) * W + lane;
+            for (int c = 0; c < columns; ++c) {
+                T* const row = block + (c * ld + k) * W;
+                const typename L::V x = L::load(row);
+                typename L::V y;
+                if constexpr (sizeof(T) == 8) {
+                    y = (typename L::V)_mm512_mask_i64gather_pd((__m512d)x, 0xff, (__m512i)offset, row, 8);
+                    L::store(row, y);
+                    _mm512_i64scatter_pd(row, (__m512i)offset, (__m512d)x, 8);
+                } else {
+                    y = (typename L::V)_mm512_mask_i32gather_ps((__m512)x, 0xffff, (__m512i)offset, row, 4);
+                    L::store(row, y);
+                    _mm512_i32scatter_ps(row, (__m512i)offset, (__m512)x, 4);
+                }
             }
+            return;
         }
-        return;
     }
 #endif
     for (int l = 0; l < W; ++l) {
@@ -151,7 +159,7 @@ inline void exchange_lanes(T* block, std::int64_t ld, int columns, int k,
 /// Exchanges row k with each lane's pivot row of step k across the tile.
 template <typename T, int W, int N>
 inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
-    exchange_lanes<T, W>(t.at(0, 0), t.ld(), t.order(), k, t.pivot(k));
+    exchange_lanes<T, W>(t.at(0, 0), t.ld(), t.order(), k, t.pivot(k), t.scalar_exchanges());
 }
 
 /// Tile::swaps(k) past order 64, where a 64-bit set cannot name the rows:
@@ -166,7 +174,7 @@ template <typename T, int W, int N>
 inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int columns, int k) noexcept {
     const std::uint64_t rows = t.swaps(k);
     if (rows == every_lane_exchanges)
-        exchange_lanes<T, W>(block, ld, columns, k, t.pivot(k));
+        exchange_lanes<T, W>(block, ld, columns, k, t.pivot(k), t.scalar_exchanges());
     else if (rows)
         exchange_rows<T, W>(block, ld, columns, k, rows, Lanes<T, W>::load(t.pivot(k)));
 }
@@ -323,8 +331,12 @@ template <typename T, int W, int N>
 /// choice inside one loop: the column-by-column loop of the small orders
 /// then compiles as it did before panels existed (a shared loop cost them
 /// 5-10% in double on Zen 4).
-template <bool Panels, typename T, int W, int N>
-typename Lanes<T, W>::M factor_columns(const Tile<T, W, N>& t, T tau) noexcept {
+///
+/// Out of line: the range kernel instantiates it with and without the
+/// prefetch (two loops), and with both inlined GCC moved solve and
+/// store_pivots out of line instead (8% slower at n = 4, float).
+template <bool Panels, typename T, int W, int N, typename Step>
+[[gnu::noinline]] typename Lanes<T, W>::M factor_columns(const Tile<T, W, N>& t, T tau, const Step& step) noexcept {
     using L = Lanes<T, W>;
     using V = typename L::V;
     using M = typename L::M;
@@ -338,6 +350,7 @@ typename Lanes<T, W>::M factor_columns(const Tile<T, W, N>& t, T tau) noexcept {
     const int panels_end = Panels ? n / Panel::columns * Panel::columns : 0;
     int panel = 0; // the first column of the current panel
     for (int k = 0; k < n; ++k) {
+        step(k);
         if constexpr (Panels) {
             if (k < panels_end) {
                 if (k % Panel::columns == 0) {
@@ -387,16 +400,23 @@ typename Lanes<T, W>::M factor_columns(const Tile<T, W, N>& t, T tau) noexcept {
     return info;
 }
 
+/// What factor() runs at the start of each step k, beside the arithmetic,
+/// when the caller has nothing there (the range kernel may prefetch the next
+/// tile: prefetch.hpp). Such work must not touch the tile.
+struct NoStepWork {
+    void operator()(int) const noexcept {}
+};
+
 /// Factors the W systems in place (P A = L U per lane, LAPACK's format) and
 /// records the pivots; returns each lane's info (0, or the first singular
 /// column, 1-based). Left-looking: column k receives its updates, then its
 /// pivot is chosen, its rows exchanged across the whole tile, and its
 /// multipliers scaled (factor_columns).
-template <typename T, int W, int N>
-typename Lanes<T, W>::M factor(const Tile<T, W, N>& t, T tau) noexcept {
+template <typename T, int W, int N, typename Step = NoStepWork>
+typename Lanes<T, W>::M factor(const Tile<T, W, N>& t, T tau, const Step& step = {}) noexcept {
     if constexpr (N == 0)
-        if (t.order() >= PanelShape<T, W>::from_order) return factor_columns<true>(t, tau);
-    return factor_columns<false>(t, tau);
+        if (t.order() >= PanelShape<T, W>::from_order) return factor_columns<true>(t, tau, step);
+    return factor_columns<false>(t, tau, step);
 }
 
 /// After pivots were loaded from LAPACK's swap sequence (getrs): the rows
@@ -410,8 +430,10 @@ void index_exchanges(const Tile<T, W, N>& t) noexcept {
 /// B's element (i, c) of lane l at b[(c*n + i)*W + l], overwritten by X.
 /// Column-major: L U = P A, so P b, then L y = P b, U x = y. Row-major: the
 /// factors are those of A^T = P^T L U, so U^T z = b, L^T w = z, x = P^T w.
+/// Always inlined into the range kernel, as it was before the kernel had two
+/// tile loops (out of line, orders 2-4 ran 5-8% slower).
 template <typename T, int W, int N>
-void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
+[[gnu::always_inline]] inline void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
     using L = Lanes<T, W>;
     using V = typename L::V;
     const int n = t.order();

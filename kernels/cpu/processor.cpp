@@ -1,0 +1,37 @@
+// libtdls: see processor.hpp.
+#include "processor.hpp"
+
+#include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+namespace tdls::kernels::cpu {
+namespace {
+
+bool read_amd_family_19h() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    char vendor[13] = {};
+    std::memcpy(vendor, &b, 4);
+    std::memcpy(vendor + 4, &d, 4);
+    std::memcpy(vendor + 8, &c, 4);
+    if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &a, &b, &c, &d)) return false;
+    const unsigned base = (a >> 8) & 0xF;
+    const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
+    return family == 0x19;
+#else
+    return false;
+#endif
+}
+
+} // namespace
+
+bool amd_family_19h() noexcept {
+    static const bool answer = read_amd_family_19h(); // thread-safe, once
+    return answer;
+}
+
+} // namespace tdls::kernels::cpu

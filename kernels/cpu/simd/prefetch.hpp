@@ -1,0 +1,215 @@
+// libtdls: software prefetch of the next tile's systems while the current one
+// is factored. The range kernel loads a tile, factors it, stores it; without
+// hints each tile's loads begin with misses that nothing overlaps. Issued a
+// slice per factorization step, one tile ahead, the misses overlap the
+// current tile's arithmetic: on Zen 4, 1.1-1.4x at n = 6..16 in the strided
+// form and 1.1-1.3x at n = 4..32 in the interleaved one (docs/cpu_simd.md).
+// A prefetch never faults and changes no value; its addresses come from the
+// views the range kernel already holds for the next tile (the caller's
+// pointers are read once).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "tile_io.hpp"
+
+namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+/// What the range kernel will do with the next tile's operands.
+struct PrefetchPlan {
+    int n;
+    int rhs_columns;    ///< right-hand-side columns read and written (0: none)
+    bool writes_a;      ///< the factors go back into A (gesv, getrf; not solve)
+    bool writes_pivots; ///< ipiv is written (gesv, getrf)
+};
+
+/// Which tiles gain from the hints, by the bytes of the tile's matrices (W
+/// n x n systems; the same for float and double at one n), measured on Zen 4
+/// (docs/cpu_simd.md, "Prefetching the next tile"):
+/// - systems stored in runs (strided and pointer forms): the hardware
+///   prefetchers follow the runs, and the hints paid at n = 5..24 (up to
+///   1.39x at n = 8), cost 8-9% at n = 3-4 (their instructions) and 3-8%
+///   at n = 32-64;
+/// - side by side (interleaved blocks: one line per element, a block's
+///   stride apart, a pattern the prefetchers do not follow): 1.07-1.30x at
+///   n = 4..16 and in double up to 32; within 4% either way at n = 2-3 and,
+///   in float, from 24 on.
+inline constexpr std::int64_t prefetch_runs_min_bytes = 1536;
+inline constexpr std::int64_t prefetch_runs_max_bytes = std::int64_t(48) << 10;
+inline constexpr std::int64_t prefetch_side_by_side_min_bytes = 1024;
+inline constexpr std::int64_t prefetch_side_by_side_max_bytes = std::int64_t(64) << 10;
+
+/// Whether tiles of this static order can pass prefetch_pays (the range
+/// kernel compiles its prefetching loop only for those).
+template <typename T, int W>
+constexpr bool prefetch_may_pay(int n) noexcept {
+    const std::int64_t bytes = std::int64_t(n) * n * W * std::int64_t(sizeof(T));
+    return bytes >= std::min(prefetch_runs_min_bytes, prefetch_side_by_side_min_bytes) &&
+           bytes <= std::max(prefetch_runs_max_bytes, prefetch_side_by_side_max_bytes);
+}
+
+/// Decided once per range, by the form (an interleaved call's tiles are side
+/// by side but where one straddles two blocks).
+template <typename T, int W>
+bool prefetch_pays(BatchForm form, int n) noexcept {
+    const std::int64_t bytes = std::int64_t(n) * n * W * std::int64_t(sizeof(T));
+    if (form == BatchForm::Interleaved)
+        return bytes >= prefetch_side_by_side_min_bytes && bytes <= prefetch_side_by_side_max_bytes;
+    return bytes >= prefetch_runs_min_bytes && bytes <= prefetch_runs_max_bytes;
+}
+
+/// One line's hint. On x86 an asm statement: GCC 12 deletes loops whose only
+/// effect is __builtin_prefetch once they are nested (none of the hints of a
+/// two-level loop survived -O3), and the builtin's write hint needs
+/// -mprfchw. PREFETCHW (0F 0D /1) lies in the opcode space that x86-64
+/// processors without the feature execute as a no-op. On Zen 4 the write
+/// hint for operands written back ran up to 3% faster than PREFETCHT0.
+template <bool Write>
+inline void prefetch_line(const char* p) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    if constexpr (Write)
+        asm volatile("prefetchw %0" : : "m"(*p));
+    else
+        asm volatile("prefetcht0 %0" : : "m"(*p));
+#else
+    __builtin_prefetch(p, Write ? 1 : 0, 3);
+#endif
+}
+
+/// Prefetches the `bytes` bytes from `first`, one hint per 64-byte line, for
+/// writing (PREFETCHW where the ISA has it) or reading.
+template <bool Write>
+inline void prefetch_bytes(const void* first, std::int64_t bytes) noexcept {
+    constexpr std::int64_t line = 64;
+    const auto begin = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t(line - 1);
+    const auto end = reinterpret_cast<std::uintptr_t>(first) + std::uintptr_t(bytes);
+    for (std::uintptr_t p = begin; p < end; p += line) prefetch_line<Write>(reinterpret_cast<const char*>(p));
+}
+
+/// A rows x columns block of elements (i, j) at base[i * row + j * column]:
+/// one range per contiguous run (a column when row == 1, a row when
+/// column == 1, the whole block when packed), else one line per element.
+template <bool Write, typename T>
+inline void prefetch_block(const T* base, std::int64_t row, std::int64_t column, int rows, int columns,
+                           int lane_elements) noexcept {
+    if (row == 1 && column == rows) {
+        prefetch_bytes<Write>(base, std::int64_t(rows) * columns * sizeof(T));
+    } else if (row == 1) {
+        for (int j = 0; j < columns; ++j) prefetch_bytes<Write>(base + j * column, std::int64_t(rows) * sizeof(T));
+    } else if (column == 1) {
+        for (int i = 0; i < rows; ++i) prefetch_bytes<Write>(base + i * row, std::int64_t(columns) * sizeof(T));
+    } else {
+        for (int j = 0; j < columns; ++j)
+            for (int i = 0; i < rows; ++i)
+                prefetch_bytes<Write>(base + i * row + j * column, std::int64_t(lane_elements) * sizeof(T));
+    }
+}
+
+/// The k-th contiguous run of a matrix operand (column k when column-major
+/// storage steps rows by 1, row k when row-major), or, where no dimension is
+/// contiguous (interleaved blocks), the lines of elements (i, k).
+template <bool Write, typename T>
+inline void prefetch_slice(const T* base, std::int64_t row, std::int64_t column, int n, int k,
+                           int lane_elements) noexcept {
+    if (row == 1)
+        prefetch_bytes<Write>(base + k * column, std::int64_t(n) * sizeof(T));
+    else if (column == 1)
+        prefetch_bytes<Write>(base + k * row, std::int64_t(n) * sizeof(T));
+    else
+        for (int i = 0; i < n; ++i)
+            prefetch_bytes<Write>(base + i * row + k * column, std::int64_t(lane_elements) * sizeof(T));
+}
+
+/// Whether the operand `member` of lanes 0 .. count - 1 lies back to back,
+/// lane l at lane 0's address plus l * step elements.
+template <typename T, int W, typename P>
+bool lanes_follow(const TileSystems<T, W>& s, P* SystemView<T>::*member, std::int64_t step) noexcept {
+    for (int l = 1; l < s.count; ++l)
+        if (s.view[l].*member != s.view[0].*member + l * step) return false;
+    return true;
+}
+
+/// Prefetches the next tile's systems (none: null) a slice per factorization step, so
+/// that their misses overlap the current tile's arithmetic: at step k, the
+/// k-th n-th of the matrices (one range when they lie packed and back to
+/// back, as in the strided form; else the k-th run of each lane), and at
+/// step 0 the right-hand sides and pivots. Spread so: issued all at once,
+/// the hints of a 64 KiB tile (n = 32, double) filled the miss buffers and
+/// held the factorization behind them (n = 32 and 64 ran 3-5% slower than
+/// without hints); one hint per lane and column for packed systems of order
+/// 2-6 (columns of 16-48 bytes, several lanes to a line) cost 10-27%.
+template <typename T, int W>
+class NextTilePrefetch {
+  public:
+    NextTilePrefetch(const TileSystems<T, W>* next, const PrefetchPlan& plan) noexcept : next_(next), plan_(plan) {
+        const std::int64_t matrix = std::int64_t(plan.n) * plan.n;
+        active_ = next != nullptr;
+        if (!active_) return;
+        const SystemView<T>& v = next->view[0];
+        const bool packed = (v.a_row == 1 && v.a_col == plan.n) || (v.a_col == 1 && v.a_row == plan.n);
+        if (!next->side_by_side && packed && lanes_follow(*next, &SystemView<T>::A, matrix)) {
+            span_bytes_ = matrix * next->count * std::int64_t(sizeof(T));
+            span_step_ = (span_bytes_ + plan.n - 1) / plan.n;
+        }
+        const std::int64_t rhs = std::int64_t(plan.n) * plan.rhs_columns;
+        rhs_span_ = plan.rhs_columns > 0 && v.B && v.b_row == 1 && (v.b_col == plan.n || plan.rhs_columns == 1) &&
+                    lanes_follow(*next, &SystemView<T>::B, rhs);
+        pivots_span_ = plan.writes_pivots && v.ipiv && v.ipiv_step == 1 &&
+                       lanes_follow(*next, &SystemView<T>::ipiv, plan.n);
+    }
+
+    void operator()(int k) const noexcept {
+        if (!active_) return;
+        const TileSystems<T, W>& s = *next_;
+        const int n = plan_.n;
+        if (span_bytes_ > 0) {
+            const std::int64_t from = k * span_step_;
+            const std::int64_t to = from + span_step_ < span_bytes_ ? from + span_step_ : span_bytes_;
+            const char* const base = reinterpret_cast<const char*>(s.view[0].A);
+            if (plan_.writes_a)
+                prefetch_bytes<true>(base + from, to - from);
+            else
+                prefetch_bytes<false>(base + from, to - from);
+        } else {
+            // Side by side: lane l of element (i, j) is element l of one run of W.
+            const int lanes = s.side_by_side ? 1 : s.count;
+            const int run = s.side_by_side ? W : 1;
+            for (int l = 0; l < lanes; ++l) {
+                const SystemView<T>& v = s.view[l];
+                if (plan_.writes_a)
+                    prefetch_slice<true>(v.A, v.a_row, v.a_col, n, k, run);
+                else
+                    prefetch_slice<false>(v.A, v.a_row, v.a_col, n, k, run);
+            }
+        }
+        if (k != 0) return;
+        const int lanes = s.side_by_side ? 1 : s.count;
+        const int run = s.side_by_side ? W : 1;
+        if (plan_.rhs_columns > 0) {
+            if (rhs_span_)
+                prefetch_bytes<true>(s.view[0].B, std::int64_t(n) * plan_.rhs_columns * s.count * sizeof(T));
+            else
+                for (int l = 0; l < lanes; ++l)
+                    if (s.view[l].B)
+                        prefetch_block<true>(s.view[l].B, s.view[l].b_row, s.view[l].b_col, n, plan_.rhs_columns, run);
+        }
+        if (plan_.writes_pivots) {
+            if (pivots_span_)
+                prefetch_bytes<true>(s.view[0].ipiv, std::int64_t(n) * s.count * sizeof(std::int32_t));
+            else
+                for (int l = 0; l < lanes; ++l)
+                    if (s.view[l].ipiv) prefetch_block<true>(s.view[l].ipiv, s.view[l].ipiv_step, 0, n, 1, run);
+        }
+    }
+
+  private:
+    const TileSystems<T, W>* next_;
+    PrefetchPlan plan_;
+    bool active_ = false;
+    std::int64_t span_bytes_ = 0; ///< the matrices as one range, when they are
+    std::int64_t span_step_ = 0;  ///< bytes of it per step
+    bool rhs_span_ = false, pivots_span_ = false;
+};
+
+} // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
