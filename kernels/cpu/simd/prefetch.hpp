@@ -19,9 +19,8 @@ namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
 /// What the range kernel will do with the next tile's operands.
 struct PrefetchPlan {
     int n;
-    int rhs_columns;    ///< right-hand-side columns read and written (0: none)
-    bool writes_a;      ///< the factors go back into A (gesv, getrf; not solve)
-    bool writes_pivots; ///< ipiv is written (gesv, getrf)
+    int rhs_columns;     ///< right-hand-side columns read and written (0: none)
+    bool writes_factors; ///< the factors go back into A and ipiv (gesv, getrf; not solve)
 };
 
 /// Which tiles gain from the hints, by the bytes of the tile's matrices (W
@@ -155,7 +154,7 @@ class NextTilePrefetch {
         const std::int64_t rhs = std::int64_t(plan.n) * plan.rhs_columns;
         rhs_span_ = plan.rhs_columns > 0 && v.B && v.b_row == 1 && (v.b_col == plan.n || plan.rhs_columns == 1) &&
                     lanes_follow(*next, &SystemView<T>::B, rhs);
-        pivots_span_ = plan.writes_pivots && v.ipiv && v.ipiv_step == 1 &&
+        pivots_span_ = plan.writes_factors && v.ipiv && v.ipiv_step == 1 &&
                        lanes_follow(*next, &SystemView<T>::ipiv, plan.n);
     }
 
@@ -167,7 +166,7 @@ class NextTilePrefetch {
             const std::int64_t from = k * span_step_;
             const std::int64_t to = from + span_step_ < span_bytes_ ? from + span_step_ : span_bytes_;
             const char* const base = reinterpret_cast<const char*>(s.view[0].A);
-            if (plan_.writes_a)
+            if (plan_.writes_factors)
                 prefetch_bytes<true>(base + from, to - from);
             else
                 prefetch_bytes<false>(base + from, to - from);
@@ -177,7 +176,7 @@ class NextTilePrefetch {
             const int run = s.side_by_side ? W : 1;
             for (int l = 0; l < lanes; ++l) {
                 const SystemView<T>& v = s.view[l];
-                if (plan_.writes_a)
+                if (plan_.writes_factors)
                     prefetch_slice<true>(v.A, v.a_row, v.a_col, n, k, run);
                 else
                     prefetch_slice<false>(v.A, v.a_row, v.a_col, n, k, run);
@@ -194,7 +193,7 @@ class NextTilePrefetch {
                     if (s.view[l].B)
                         prefetch_block<true>(s.view[l].B, s.view[l].b_row, s.view[l].b_col, n, plan_.rhs_columns, run);
         }
-        if (plan_.writes_pivots) {
+        if (plan_.writes_factors) {
             if (pivots_span_)
                 prefetch_bytes<true>(s.view[0].ipiv, std::int64_t(n) * s.count * sizeof(std::int32_t));
             else
