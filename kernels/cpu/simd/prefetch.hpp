@@ -39,11 +39,17 @@ inline constexpr std::int64_t prefetch_runs_max_bytes = std::int64_t(48) << 10;
 inline constexpr std::int64_t prefetch_side_by_side_min_bytes = 1024;
 inline constexpr std::int64_t prefetch_side_by_side_max_bytes = std::int64_t(64) << 10;
 
+/// The bytes of a tile's matrices: W systems of order n.
+template <typename T, int W>
+constexpr std::int64_t tile_matrix_bytes(int n) noexcept {
+    return std::int64_t(n) * n * W * std::int64_t(sizeof(T));
+}
+
 /// Whether tiles of this static order can pass prefetch_pays (the range
 /// kernel compiles its prefetching loop only for those).
 template <typename T, int W>
 constexpr bool prefetch_may_pay(int n) noexcept {
-    const std::int64_t bytes = std::int64_t(n) * n * W * std::int64_t(sizeof(T));
+    const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
     return bytes >= std::min(prefetch_runs_min_bytes, prefetch_side_by_side_min_bytes) &&
            bytes <= std::max(prefetch_runs_max_bytes, prefetch_side_by_side_max_bytes);
 }
@@ -52,7 +58,7 @@ constexpr bool prefetch_may_pay(int n) noexcept {
 /// by side but where one straddles two blocks).
 template <typename T, int W>
 bool prefetch_pays(BatchForm form, int n) noexcept {
-    const std::int64_t bytes = std::int64_t(n) * n * W * std::int64_t(sizeof(T));
+    const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
     if (form == BatchForm::Interleaved)
         return bytes >= prefetch_side_by_side_min_bytes && bytes <= prefetch_side_by_side_max_bytes;
     return bytes >= prefetch_runs_min_bytes && bytes <= prefetch_runs_max_bytes;
@@ -120,17 +126,8 @@ inline void prefetch_slice(const T* base, std::int64_t row, std::int64_t column,
             prefetch_bytes<Write>(base + i * row + k * column, std::int64_t(lane_elements) * sizeof(T));
 }
 
-/// Whether the operand `member` of lanes 0 .. count - 1 lies back to back,
-/// lane l at lane 0's address plus l * step elements.
-template <typename T, int W, typename P>
-bool lanes_follow(const TileSystems<T, W>& s, P* SystemView<T>::*member, std::int64_t step) noexcept {
-    for (int l = 1; l < s.count; ++l)
-        if (s.view[l].*member != s.view[0].*member + l * step) return false;
-    return true;
-}
-
-/// Prefetches the next tile's systems (none: null) a slice per factorization step, so
-/// that their misses overlap the current tile's arithmetic: at step k, the
+/// Prefetches the next tile's systems (none: null) a slice per factorization
+/// step, so that their misses overlap the current tile's arithmetic: at step k, the
 /// k-th n-th of the matrices (one range when they lie packed and back to
 /// back, as in the strided form; else the k-th run of each lane), and at
 /// step 0 the right-hand sides and pivots. Spread so: issued all at once,
@@ -142,9 +139,8 @@ template <typename T, int W>
 class NextTilePrefetch {
   public:
     NextTilePrefetch(const TileSystems<T, W>* next, const PrefetchPlan& plan) noexcept : next_(next), plan_(plan) {
+        if (next == nullptr) return;
         const std::int64_t matrix = std::int64_t(plan.n) * plan.n;
-        active_ = next != nullptr;
-        if (!active_) return;
         const SystemView<T>& v = next->view[0];
         const bool packed = (v.a_row == 1 && v.a_col == plan.n) || (v.a_col == 1 && v.a_row == plan.n);
         if (!next->side_by_side && packed && lanes_follow(*next, &SystemView<T>::A, matrix)) {
@@ -159,9 +155,12 @@ class NextTilePrefetch {
     }
 
     void operator()(int k) const noexcept {
-        if (!active_) return;
+        if (next_ == nullptr) return;
         const TileSystems<T, W>& s = *next_;
         const int n = plan_.n;
+        // Side by side: lane l of element (i, j) is element l of one run of W.
+        const int lanes = s.side_by_side ? 1 : s.count;
+        const int run = s.side_by_side ? W : 1;
         if (span_bytes_ > 0) {
             const std::int64_t from = k * span_step_;
             const std::int64_t to = from + span_step_ < span_bytes_ ? from + span_step_ : span_bytes_;
@@ -171,9 +170,6 @@ class NextTilePrefetch {
             else
                 prefetch_bytes<false>(base + from, to - from);
         } else {
-            // Side by side: lane l of element (i, j) is element l of one run of W.
-            const int lanes = s.side_by_side ? 1 : s.count;
-            const int run = s.side_by_side ? W : 1;
             for (int l = 0; l < lanes; ++l) {
                 const SystemView<T>& v = s.view[l];
                 if (plan_.writes_factors)
@@ -183,8 +179,6 @@ class NextTilePrefetch {
             }
         }
         if (k != 0) return;
-        const int lanes = s.side_by_side ? 1 : s.count;
-        const int run = s.side_by_side ? W : 1;
         if (plan_.rhs_columns > 0) {
             if (rhs_span_)
                 prefetch_bytes<true>(s.view[0].B, std::int64_t(n) * plan_.rhs_columns * s.count * sizeof(T));
@@ -203,9 +197,8 @@ class NextTilePrefetch {
     }
 
   private:
-    const TileSystems<T, W>* next_;
+    const TileSystems<T, W>* next_; ///< null: nothing to prefetch
     PrefetchPlan plan_;
-    bool active_ = false;
     std::int64_t span_bytes_ = 0; ///< the matrices as one range, when they are
     std::int64_t span_step_ = 0;  ///< bytes of it per step
     bool rhs_span_ = false, pivots_span_ = false;

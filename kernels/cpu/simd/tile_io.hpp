@@ -92,13 +92,19 @@ bool runs_of_rhs(const TileSystems<T, W>& s, int n, int columns) noexcept {
 template <int E, int W>
 inline constexpr bool splits_in_registers = E >= 1 && E < W && (E & (E - 1)) == 0;
 
+/// Whether the operand `member` of lanes 0 .. count - 1 lies back to back,
+/// lane l at lane 0's address plus l * step elements.
+template <typename T, int W, typename P>
+bool lanes_follow(const TileSystems<T, W>& s, P* SystemView<T>::*member, std::int64_t step) noexcept {
+    for (int l = 1; l < s.count; ++l)
+        if (s.view[l].*member != s.view[0].*member + l * step) return false;
+    return true;
+}
+
+/// The same for a full tile.
 template <typename T, int W>
 bool back_to_back(const TileSystems<T, W>& s, T* SystemView<T>::*operand, std::int64_t elements) noexcept {
-    if (s.count != W) return false;
-    const T* const first = s.view[0].*operand;
-    for (int l = 1; l < W; ++l)
-        if (s.view[l].*operand != first + l * elements) return false;
-    return true;
+    return s.count == W && lanes_follow(s, operand, elements);
 }
 
 template <typename T, int W, int N>
