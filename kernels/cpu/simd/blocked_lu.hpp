@@ -1,15 +1,17 @@
 // libtdls: one system of order past the SIMD tiles (257..1024) on one thread,
-// by a blocked right-looking LU with partial pivoting (the order of LAPACK's
-// dgetrf: a panel of `panel` columns factored by dgetf2's steps, its
-// interchanges applied to the rest of the rows, the block row solved with
-// the panel's unit lower triangle, the trailing matrix updated by a
-// register-blocked product), then LAPACK's triangular solves. Vector code of
-// the translation unit's instruction set (TDLS_SIMD_ISA), compiled with its
-// multiply-adds contracted, like the tiles.
+// by a blocked right-looking LU with partial pivoting in LAPACK's dgetrf
+// order, on two levels: blocks of `block` columns, each factored in panels
+// of `panel` columns by dgetf2's steps; after each panel (and each block)
+// its interchanges reach the columns that need them, its rows of U are
+// solved with its unit lower triangle, and the matrix below and right of it
+// is updated by a packed product (packed_product.hpp). Then LAPACK's
+// triangular solves. Vector code of the translation unit's instruction set
+// (TDLS_SIMD_ISA), compiled with its multiply-adds contracted, like the
+// tiles.
 //
 // The matrix is copied into a column-major scratch whose columns are padded
-// to a multiple of the product's row block and, where that height is a
-// multiple of 1 KiB, one block more: power-of-two orders would otherwise map
+// to a multiple of two vectors and, where that height is a multiple of
+// 1 KiB, two vectors more: power-of-two orders would otherwise map
 // every column to the same cache sets (n = 256 ran 10x slower than 255 in the
 // cooperative kernel). The padding rows start at zero and the product keeps
 // them so (their factors are zero), so whole vectors run to the padded height.
@@ -31,7 +33,9 @@
 #include <vector>
 
 #include "../../common/batch_call.hpp"
+#include "aligned_buffer.hpp"
 #include "lanes.hpp"
+#include "packed_product.hpp"
 
 #ifndef TDLS_SIMD_BYTES
 #error "TDLS_SIMD_BYTES must give the vector width of this translation unit"
@@ -45,13 +49,18 @@ class BlockedLu {
     static constexpr int W = TDLS_SIMD_BYTES / int(sizeof(T));
     using L = Lanes<T, W>;
     using V = typename L::V;
-    /// Rows and columns of one register block of the trailing update.
+    /// The padded column height is a multiple of these rows.
     static constexpr int block_rows = 2 * W;
-    static constexpr int block_columns = 4;
-    /// Columns of a panel: a multiple of block_rows, so that every trailing
-    /// matrix starts on a row block boundary of the padded column.
+    /// Columns of a panel: a multiple of block_rows, so that every row range
+    /// of a product starts on a whole vector of the padded column.
     static constexpr int panel = 32;
     static_assert(panel % block_rows == 0);
+    /// Columns of a block: the depth of the trailing update's packed
+    /// product, a multiple of the panel. 96, 128, 192 and 256 ran within 3%
+    /// of each other at n = 384..1024 on Zen 4 (192 and 256 lost a third at
+    /// 320, where the last block is narrow); 64 lost 3-7% at 768 and 1024.
+    static constexpr int block = 128;
+    static_assert(block % panel == 0);
 
     static int leading(int n) noexcept {
         int ld = (n + block_rows - 1) / block_rows * block_rows;
@@ -59,7 +68,10 @@ class BlockedLu {
         return ld;
     }
 
-    explicit BlockedLu(int n) : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * n, T(0)), pivot_(n), x_(n) {}
+    explicit BlockedLu(int n) : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * std::size_t(n)), pivot_(n), x_(n), product_(n, block),
+          origin_(n), place_(n), held_(std::size_t(n)) {
+        for (int i = 0; i < n; ++i) origin_[std::size_t(i)] = place_[std::size_t(i)] = i;
+    }
 
     T* column(int j) noexcept { return a_.data() + std::int64_t(j) * ld_; }
     int* pivots() noexcept { return pivot_.data(); }
@@ -89,17 +101,33 @@ class BlockedLu {
     }
 
     /// P A = L U in place; pivots()[k] = the row exchanged with row k at step
-    /// k (0-based). Returns LAPACK's info.
+    /// k (0-based). Returns LAPACK's info. Two levels of blocks, dgetrf's
+    /// order at each: a block of `block` columns is factored panel by panel
+    /// (each panel by dgetf2's steps, then its interchanges across the
+    /// block, its rows of U solved, and the rest of the block updated by the
+    /// packed product); then the block's interchanges reach the other
+    /// columns, its rows of U right of it are solved, and the trailing
+    /// matrix gets one packed product of depth `block`.
     int factor(T tau) noexcept {
         int info = 0;
-        for (int k0 = 0; k0 < n_; k0 += panel) {
-            const int kb = std::min(panel, n_ - k0);
-            factor_panel(k0, kb, tau, info);
-            exchange_outside_panel(k0, kb);
-            if (k0 + kb == n_) break;
-            solve_block_row(k0, kb);
-            update_trailing(k0, kb);
+        for (int k0 = 0; k0 < n_; k0 += block) {
+            const int end = std::min(n_, k0 + block);
+            for (int j0 = k0; j0 < end; j0 += panel) {
+                const int jb = std::min(panel, end - j0);
+                factor_panel(j0, jb, tau, info);
+                exchange(j0, jb, k0, j0);
+                exchange(j0, jb, j0 + jb, end);
+                if (j0 + jb == end) break;
+                solve_then_minus(j0, jb, ld_, j0 + jb, end);
+            }
+            exchange(k0, end - k0, end, n_);
+            if (end == n_) break;
+            for (int j0 = k0; j0 < end; j0 += panel) {
+                solve_then_minus(j0, std::min(panel, end - j0), end, end, n_);
+            }
+            minus_product(end, ld_, end, n_, k0, end);
         }
+        exchange_left();
         return info;
     }
 
@@ -249,89 +277,82 @@ class BlockedLu {
         }
     }
 
-    /// The panel's interchanges on the columns left and right of it, column
-    /// by column: all kb exchanges of one column touch that column only (in
-    /// cache), where exchanging whole rows would stride across the matrix
-    /// for every step (at n = 256 that took half of the factorization).
-    void exchange_outside_panel(int k0, int kb) noexcept {
+    /// The interchanges of steps k0..k0+kb-1 on columns [first, last),
+    /// column by column: all kb exchanges of one column touch that column
+    /// only (in cache), where exchanging whole rows would stride across the
+    /// matrix for every step (at n = 256 that took half of the
+    /// factorization).
+    void exchange(int k0, int kb, int first, int last) noexcept {
         const int* p = pivot_.data();
-        const auto exchange = [&](int j) {
+        for (int j = first; j < last; ++j) {
             T* c = column(j);
             for (int k = k0; k < k0 + kb; ++k) std::swap(c[k], c[p[k]]);
-        };
-        for (int j = 0; j < k0; ++j) exchange(j);
-        for (int j = k0 + kb; j < n_; ++j) exchange(j);
-    }
-
-    /// U12 = L11^-1 A12: rows k0..k0+kb-1 of the columns right of the panel,
-    /// block_columns columns together. Each step reads back what the one
-    /// before it wrote: one column at a time, that chain through memory was
-    /// the factorization's hottest loop; several columns make independent
-    /// chains the core overlaps.
-    void solve_block_row(int k0, int kb) noexcept {
-        int j = k0 + kb;
-        for (; j + block_columns <= n_; j += block_columns) solve_block_row_columns<block_columns>(k0, kb, j);
-        for (; j < n_; ++j) solve_block_row_columns<1>(k0, kb, j);
-    }
-
-    template <int C>
-    void solve_block_row_columns(int k0, int kb, int j) noexcept {
-        T* d[C];
-        for (int c = 0; c < C; ++c) d[c] = column(j + c);
-        for (int k = k0; k < k0 + kb; ++k) {
-            const T* l = column(k);
-            T u[C];
-            for (int c = 0; c < C; ++c) u[c] = d[c][k];
-            for (int i = k + 1; i < k0 + kb; ++i)
-                for (int c = 0; c < C; ++c) d[c][i] = d[c][i] - l[i] * u[c];
         }
     }
 
-    /// A22 -= L21 U12 over rows k0+kb..ld-1 (the padding included, which
-    /// stays zero) and columns k0+kb..n-1: block_rows x block_columns of the
-    /// result in registers across the panel's kb steps.
-    void update_trailing(int k0, int kb) noexcept {
-        const int first = k0 + kb;
-        int j = first;
-        for (; j + block_columns <= n_; j += block_columns) update_columns<block_columns>(k0, kb, first, j);
-        for (; j < n_; ++j) update_columns<1>(k0, kb, first, j);
-    }
-
-    template <int C>
-    void update_columns(int k0, int kb, int first_row, int j) noexcept {
-        const T* u[C];
-        T* d[C];
-        for (int c = 0; c < C; ++c) {
-            d[c] = column(j + c);
-            u[c] = d[c] + k0;
-        }
-        // (4 x 4 blocks on AVX-512, 16 accumulators, measured no faster at n = 256 and 512.)
-        for (int i = first_row; i < ld_; i += block_rows) update_block<block_rows / W, C>(k0, kb, i, u, d);
-    }
-
-    /// Rows i..i+R*W-1 of the C columns d: acc -= L21 U12 over the panel's kb steps.
-    template <int R, int C>
-    void update_block(int k0, int kb, int i, const T* const (&u)[C], T* const (&d)[C]) noexcept {
-        V acc[R][C];
-        for (int c = 0; c < C; ++c)
-            for (int r = 0; r < R; ++r) acc[r][c] = L::load(d[c] + i + r * W);
-        for (int k = 0; k < kb; ++k) {
-            const T* l = column(k0 + k) + i;
-            V a[R];
-            for (int r = 0; r < R; ++r) a[r] = L::load(l + r * W);
-            for (int c = 0; c < C; ++c) {
-                const V b = L::splat(u[c][k]);
-                for (int r = 0; r < R; ++r) acc[r][c] = acc[r][c] - a[r] * b;
+    /// The interchanges of the later blocks on each block's multipliers,
+    /// once at the end: nothing reads a block's multipliers after the
+    /// block is done except through the rows of its own steps, which the
+    /// later steps never move. Last block first, the exchanges of the steps
+    /// from the current block's end on are composed (origin_ and its
+    /// inverse: prepending the exchange of rows a and b relabels the two
+    /// rows their values came from), and each column is permuted below the
+    /// block in one pass through a copy: every line of it read once, in
+    /// order. Exchanged block by block as the factorization went, the same
+    /// rows were reached at random once per later block, each a cache miss
+    /// past L2.
+    void exchange_left() noexcept {
+        int* origin = origin_.data();
+        int* place = place_.data(); // place[origin[r]] = r
+        const int last_block = (n_ - 1) / block * block;
+        for (int k0 = last_block; k0 >= 0; k0 -= block) {
+            const int end = std::min(n_, k0 + block);
+            if (end < n_)
+                for (int j = k0; j < end; ++j) {
+                    T* c = column(j);
+                    T* held = held_.data();
+                    std::copy(c + end, c + n_, held);
+                    for (int r = end; r < n_; ++r) c[r] = held[origin[r] - end];
+                }
+            for (int k = end - 1; k >= k0; --k) {
+                const int a = k, b = pivot_[std::size_t(k)];
+                const int ra = place[a], rb = place[b];
+                origin[ra] = b;
+                origin[rb] = a;
+                place[a] = rb;
+                place[b] = ra;
             }
         }
-        for (int c = 0; c < C; ++c)
-            for (int r = 0; r < R; ++r) L::store(d[c] + i + r * W, acc[r][c]);
+        for (int i = 0; i < n_; ++i) origin[i] = place[i] = i;
+    }
+
+    /// Rows r0..r1-1 of columns [c0, c1) minus the product of the
+    /// multipliers of steps [s0, s1) (those rows of columns s0..s1-1) and
+    /// the rows s0..s1-1 of U in those columns. Every row range starts on a
+    /// multiple of `panel` (or is the padded height), so whole vectors.
+    void minus_product(int r0, int r1, int c0, int c1, int s0, int s1) noexcept {
+        product_.minus(r1 - r0, c1 - c0, s1 - s0, column(s0) + r0, ld_, column(c0) + s0, ld_, column(c0) + r0, ld_);
+    }
+
+    /// Rows j0..j0+jb-1 of columns [c0, c1) solved with the unit lower
+    /// triangle of the panel at j0 (they become rows of U), then the rows
+    /// from j0+jb up to r1 of those columns minus the panel's multipliers
+    /// times them.
+    void solve_then_minus(int j0, int jb, int r1, int c0, int c1) noexcept {
+        const int r0 = j0 + jb;
+        product_.solve_then_minus(r1 - r0, c1 - c0, jb, column(j0) + j0, ld_, column(c0) + j0, ld_, column(j0) + r0,
+                                  ld_, column(c0) + r0, ld_);
     }
 
     int n_, ld_;
-    std::vector<T> a_;
+    AlignedBuffer<T> a_;
     std::vector<int> pivot_;
     std::vector<T> x_;
+    PackedProduct<T> product_;
+    // exchange_left()'s composed exchanges: the row each row's value came
+    // from, where each original row went, one column below a block.
+    std::vector<int> origin_, place_;
+    AlignedBuffer<T> held_;
 };
 
 /// Systems [begin, end) of the call, one after the other on this thread.

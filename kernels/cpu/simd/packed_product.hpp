@@ -1,0 +1,259 @@
+// libtdls: C -= A B on column-major operands for the blocked LU
+// (blocked_lu.hpp): the trailing update and the block row's substitution.
+// Both operands are first copied into packed panels, the order of the
+// classic Goto / BLIS decomposition, so that the register-blocked inner
+// kernel reads every operand contiguously whatever the matrix's stride:
+// unpacked, a power-of-two column stride maps the rows of a multiplier
+// panel to a few cache sets, and the blocked LU fell to the OpenBLAS loop's
+// speed past n = 256 (docs/cpu_blocked.md).
+//
+// - B (k x n, the rows of U) is packed once per call into panels of C
+//   columns, each panel k rows of C contiguous values (k * C * sizeof(T):
+//   8 KiB at k = 128 in double, an L1 share).
+// - A (m x k, the multipliers) is packed a block of rows at a time (about
+//   192 KiB, an L2 share) into panels of R vectors of rows, each panel k
+//   steps of R * W contiguous values.
+// - The inner kernel holds an R vectors x C columns block of A B in
+//   registers over the k steps (R * C accumulators, R vectors of A and one
+//   broadcast element of B beside them), then subtracts it from C: C is
+//   read and written once per call, prefetched when the kernel starts.
+//
+// The sum over k is formed before it meets C (C - (a0 b0 + a1 b1 + ...)),
+// not element by element into C as in the unblocked kernels: results agree
+// with them within rounding, not bit for bit (blocked_lu.hpp says the same
+// of the whole kernel). Vector code of the translation unit's ISA, compiled
+// with contraction of multiply-adds.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "aligned_buffer.hpp"
+#include "lanes.hpp"
+
+#ifndef TDLS_SIMD_BYTES
+#error "TDLS_SIMD_BYTES must give the vector width of this translation unit"
+#endif
+
+namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
+
+/// The register block of the inner kernel. 32 vector registers (AVX-512):
+/// 3 vectors x 8 columns, 24 accumulators, 3 vectors of A and a broadcast.
+/// 16 registers (AVX2, SSE2): 2 x 6, 12 + 2 + 1.
+template <typename T>
+struct ProductShape {
+    static constexpr int W = TDLS_SIMD_BYTES / int(sizeof(T));
+    static constexpr int R = TDLS_SIMD_BYTES >= 64 ? 3 : 2;
+    static constexpr int C = TDLS_SIMD_BYTES >= 64 ? 8 : 6;
+    static constexpr int mr = R * W;
+    /// Bytes of packed A per block of rows.
+    static constexpr std::int64_t a_block_bytes = 192 * 1024;
+};
+
+/// Scratch for the packed operands of products of up to `columns` columns
+/// and depth `depth`, allocated once: one per blocked LU, so one per thread.
+template <typename T>
+class PackedProduct {
+  public:
+    using Shape = ProductShape<T>;
+    static constexpr int W = Shape::W, R = Shape::R, C = Shape::C, mr = Shape::mr;
+    using L = Lanes<T, W>;
+    using V = typename L::V;
+
+    PackedProduct(int columns, int depth)
+        : columns_(columns), depth_(depth),
+          a_(std::size_t(Shape::a_block_bytes) / sizeof(T) + std::size_t(mr) * std::size_t(depth)),
+          b_(std::size_t((columns + C - 1) / C) * C * std::size_t(depth)) {}
+
+    /// C (m x n, ldc) -= A (m x k, lda) B (k x n, ldb), every operand
+    /// column-major; n and k within the sizes given at construction.
+    void minus(int m, int n, int k, const T* A, std::int64_t lda, const T* B, std::int64_t ldb, T* Cm,
+               std::int64_t ldc) noexcept {
+        if (m <= 0 || n <= 0 || k <= 0) return;
+        check(n, k);
+        pack_b(n, k, B, ldb);
+        minus_packed(m, n, k, A, lda, Cm, ldc);
+    }
+
+    /// B (k x n, ldb) := L^-1 B, L the unit lower triangle of the k x k
+    /// block at Lm (ldl), then C (m x n, ldc) -= A (m x k, lda) B: the
+    /// blocked LU's rows of U and the update below them. The substitution
+    /// runs on the packed copy of B, whose rows of C columns lie contiguous,
+    /// and the product reads the solved copy directly; B is written back
+    /// once.
+    void solve_then_minus(int m, int n, int k, const T* Lm, std::int64_t ldl, T* B, std::int64_t ldb, const T* A,
+                          std::int64_t lda, T* Cm, std::int64_t ldc) noexcept {
+        if (n <= 0 || k <= 0) return;
+        check(n, k);
+        pack_b(n, k, B, ldb);
+        for (int j = 0; j < n; j += C) {
+            T* x = b_.data() + std::size_t(j / C) * C * k;
+            solve_panel(k, Lm, ldl, x);
+            const int cols = std::min(C, n - j);
+            for (int c = 0; c < cols; ++c)
+                for (int q = 0; q < k; ++q) B[q + (j + c) * ldb] = x[q * C + c];
+        }
+        if (m > 0) minus_packed(m, n, k, A, lda, Cm, ldc);
+    }
+
+  private:
+    void check(int n, int k) const noexcept {
+        if (n > columns_ || k > depth_) __builtin_trap(); // the scratch was sized for less: a caller's bug
+    }
+
+    /// C (m x n) -= A (m x k) times the packed B (pack_b).
+    void minus_packed(int m, int n, int k, const T* A, std::int64_t lda, T* Cm, std::int64_t ldc) noexcept {
+        const int panels = (n + C - 1) / C;
+        // Whole vectors through the kernel; rows past the last whole vector
+        // (none in the blocked LU, whose row ranges are multiples of W) by
+        // the scalar tail. A block of rows: about a_block_bytes of packed A,
+        // at least one panel (a_'s size covers both).
+        const int vector_rows = m / W * W;
+        const int block = std::max<int>(mr, int(Shape::a_block_bytes / (std::int64_t(k) * sizeof(T))) / mr * mr);
+        for (int i0 = 0; i0 < vector_rows; i0 += block) {
+            const int rows = std::min(block, vector_rows - i0);
+            pack_a(rows, k, A + i0, lda);
+            for (int p = 0; p < panels; ++p) {
+                const int j = p * C;
+                const int cols = std::min(C, n - j);
+                const T* bp = b_.data() + std::size_t(p) * C * k;
+                int i = 0;
+                for (; i + mr <= rows; i += mr) kernel<R>(k, a_.data() + std::size_t(i) * k, bp, Cm + i0 + i + j * ldc, ldc, cols);
+                const int left = (rows - i) / W;
+                const T* ap = a_.data() + std::size_t(i) * k;
+                T* c = Cm + i0 + i + j * ldc;
+                if (left == 1) kernel<1>(k, ap, bp, c, ldc, cols);
+                if constexpr (R > 2)
+                    if (left == 2) kernel<2>(k, ap, bp, c, ldc, cols);
+            }
+        }
+        for (int i = vector_rows; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                T s = T(0);
+                for (int q = 0; q < k; ++q) s += A[i + q * lda] * b_.data()[(std::size_t(j / C) * k + q) * C + j % C];
+                Cm[i + j * ldc] -= s;
+            }
+    }
+
+    /// Forward substitution with the unit lower triangle at Lm on one packed
+    /// panel x (k rows of C values): four rows at a time, each receiving the
+    /// rows above the group (four independent chains of multiply-adds), then
+    /// the group's own triangle.
+    static void solve_panel(int k, const T* Lm, std::int64_t ldl, T* x) noexcept {
+        constexpr int G = 4;
+        for (int q0 = 0; q0 < k; q0 += G) {
+            const int g = std::min(G, k - q0);
+            T acc[G][C];
+#pragma GCC unroll 4
+            for (int r = 0; r < G; ++r)
+#pragma GCC unroll 8
+                for (int c = 0; c < C; ++c) acc[r][c] = r < g ? x[(q0 + r) * C + c] : T(0);
+            for (int q = 0; q < q0; ++q) {
+                const T* row = x + q * C;
+#pragma GCC unroll 4
+                for (int r = 0; r < G; ++r) {
+                    const T l = r < g ? Lm[q0 + r + q * ldl] : T(0);
+#pragma GCC unroll 8
+                    for (int c = 0; c < C; ++c) acc[r][c] = acc[r][c] - l * row[c];
+                }
+            }
+#pragma GCC unroll 4
+            for (int r = 1; r < G; ++r) {
+                if (r >= g) break;
+#pragma GCC unroll 4
+                for (int s = 0; s < r; ++s) {
+                    const T l = Lm[q0 + r + (q0 + s) * ldl];
+#pragma GCC unroll 8
+                    for (int c = 0; c < C; ++c) acc[r][c] = acc[r][c] - l * acc[s][c];
+                }
+            }
+#pragma GCC unroll 4
+            for (int r = 0; r < G; ++r) {
+                if (r >= g) break;
+#pragma GCC unroll 8
+                for (int c = 0; c < C; ++c) x[(q0 + r) * C + c] = acc[r][c];
+            }
+        }
+    }
+
+    /// B's columns in panels of C: panel p, step q, column c at
+    /// b_[(p * k + q) * C + c]; the columns past n of the last panel zero.
+    void pack_b(int n, int k, const T* B, std::int64_t ldb) noexcept {
+        T* to = b_.data();
+        for (int j = 0; j < n; j += C) {
+            const int cols = std::min(C, n - j);
+            for (int q = 0; q < k; ++q, to += C) {
+                for (int c = 0; c < cols; ++c) to[c] = B[q + (j + c) * ldb];
+                for (int c = cols; c < C; ++c) to[c] = T(0);
+            }
+        }
+    }
+
+    /// `rows` (a multiple of W) rows of A in panels of mr: panel p, step q,
+    /// row r at a_[(p * k + q) * mr + r]; a last panel of fewer rows is
+    /// packed at its own height (the kernel of that many vectors reads it).
+    void pack_a(int rows, int k, const T* A, std::int64_t lda) noexcept {
+        T* to = a_.data();
+        for (int i = 0; i < rows; i += mr) {
+            const int height = std::min(mr, rows - i);
+            for (int q = 0; q < k; ++q, to += height) {
+                const T* from = A + i + q * lda;
+                for (int r = 0; r < height; r += W) L::store(to + r, L::load(from + r));
+            }
+        }
+    }
+
+    /// *x in every lane, by one broadcast from memory. In C++ (V{} + x, or
+    /// lane by lane) GCC 12 loaded the kernel's C elements of B as one vector
+    /// and spread each with a permute, with spilled index vectors: a shuffle
+    /// beside every C multiply-adds; with V{} + x it added 0 before each
+    /// broadcast instead (0 + -0 is +0).
+    static V broadcast(const T* x) noexcept {
+        V v;
+#if defined(__AVX__)
+        if constexpr (sizeof(T) == 8)
+            asm("vbroadcastsd %1, %0" : "=v"(v) : "m"(*x));
+        else
+            asm("vbroadcastss %1, %0" : "=v"(v) : "m"(*x));
+#else
+        for (int l = 0; l < W; ++l) v[l] = *x;
+#endif
+        return v;
+    }
+
+    /// Rows of Rv vectors by `cols` (<= C) columns of C minus the product of
+    /// a packed panel of A (Rv * W rows) and one of B (C columns).
+    template <int Rv>
+    static void kernel(int k, const T* ap, const T* bp, T* c, std::int64_t ldc, int cols) noexcept {
+        for (int j = 0; j < cols; ++j)
+            for (int r = 0; r < Rv * W * int(sizeof(T)); r += 64) __builtin_prefetch(c + j * ldc + r / int(sizeof(T)), 1);
+        V acc[Rv][C];
+#pragma GCC unroll 8
+        for (int j = 0; j < C; ++j)
+#pragma GCC unroll 4
+            for (int r = 0; r < Rv; ++r) acc[r][j] = V{};
+        for (int q = 0; q < k; ++q, ap += Rv * W, bp += C) {
+            V a[Rv];
+#pragma GCC unroll 4
+            for (int r = 0; r < Rv; ++r) a[r] = L::load(ap + r * W);
+#pragma GCC unroll 8
+            for (int j = 0; j < C; ++j) {
+                const V b = broadcast(bp + j);
+#pragma GCC unroll 4
+                for (int r = 0; r < Rv; ++r) acc[r][j] = acc[r][j] + a[r] * b;
+            }
+        }
+#pragma GCC unroll 8
+        for (int j = 0; j < C; ++j) {
+            if (j >= cols) break;
+#pragma GCC unroll 4
+            for (int r = 0; r < Rv; ++r) L::store(c + j * ldc + r * W, L::load(c + j * ldc + r * W) - acc[r][j]);
+        }
+    }
+
+    int columns_, depth_;
+    AlignedBuffer<T> a_, b_;
+};
+
+} // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
