@@ -265,14 +265,14 @@ class BlockedLu {
             for (int r = 0; r < 4; ++r) acc[r] = L::load(c + i + r * W);
             for (int q = k0; q < k; ++q) {
                 const T* l = column(q) + i;
-                const V u = L::splat(c[q]);
+                const V u = L::broadcast(c + q);
                 for (int r = 0; r < 4; ++r) acc[r] = acc[r] - L::load(l + r * W) * u;
             }
             for (int r = 0; r < 4; ++r) L::store(c + i + r * W, acc[r]);
         }
         for (; i < ld_; i += W) {
             V acc = L::load(c + i);
-            for (int q = k0; q < k; ++q) acc = acc - L::load(column(q) + i) * L::splat(c[q]);
+            for (int q = k0; q < k; ++q) acc = acc - L::load(column(q) + i) * L::broadcast(c + q);
             L::store(c + i, acc);
         }
     }

@@ -70,6 +70,23 @@ struct Lanes {
     static void store(Index* p, M m) noexcept { __builtin_memcpy(p, &m, sizeof m); }
 
     static V splat(T x) noexcept { return V{} + x; }
+    /// *x in every lane by one broadcast from memory, for inner loops
+    /// (blocked_lu.hpp, packed_product.hpp): splat's V{} + x compiles to an
+    /// addition of 0 before the broadcast (0 + -0 is +0), and a lane-by-lane
+    /// fill let GCC 12 load a kernel's 8 broadcast values as one vector and
+    /// spread each with a permute.
+    static V broadcast(const T* x) noexcept {
+        V v;
+#if defined(__AVX__)
+        if constexpr (sizeof(T) == 8)
+            asm("vbroadcastsd %1, %0" : "=v"(v) : "m"(*x));
+        else
+            asm("vbroadcastss %1, %0" : "=v"(v) : "m"(*x));
+#else
+        for (int l = 0; l < W; ++l) v[l] = *x;
+#endif
+        return v;
+    }
     static M splat_index(Index x) noexcept { return M{} + x; }
 
     /// |v| bit for bit as fabs: the sign bit cleared, NaNs kept.
