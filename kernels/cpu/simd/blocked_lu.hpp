@@ -51,10 +51,12 @@ class BlockedLu {
     using V = typename L::V;
     /// The padded column height is a multiple of these rows.
     static constexpr int block_rows = 2 * W;
-    /// Columns of a panel: a multiple of block_rows, so that every row range
-    /// of a product starts on a whole vector of the padded column.
-    static constexpr int panel = 32;
-    static_assert(panel % block_rows == 0);
+    /// Columns of a panel: a multiple of W, so that every row range of a
+    /// product starts on a whole vector of the padded column. On Zen 4, 16
+    /// ran 1.02-1.11x faster than 32 at n = 257..1024 (the panel's own
+    /// left-looking steps are the slow part) and level with 8 (double).
+    static constexpr int panel = 16;
+    static_assert(panel % W == 0);
     /// Columns of a block: the depth of the trailing update's packed
     /// product, a multiple of the panel. 96, 128, 192 and 256 ran within 3%
     /// of each other at n = 384..1024 on Zen 4 (192 and 256 lost a third at
