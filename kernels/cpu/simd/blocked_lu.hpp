@@ -286,6 +286,11 @@ class BlockedLu {
     /// factorization).
     void exchange(int k0, int kb, int first, int last) noexcept {
         const int* p = pivot_.data();
+        // Diagonally dominant systems (the Jacobians of implicit
+        // integrators) never exchange: no pass over the columns then.
+        bool any = false;
+        for (int k = k0; k < k0 + kb; ++k) any |= p[k] != k;
+        if (!any) return;
         for (int j = first; j < last; ++j) {
             T* c = column(j);
             for (int k = k0; k < k0 + kb; ++k) std::swap(c[k], c[p[k]]);
