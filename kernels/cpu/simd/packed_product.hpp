@@ -242,6 +242,7 @@ class PackedProduct {
         for (int j = 0; j < C; ++j)
 #pragma GCC unroll 4
             for (int r = 0; r < Rv; ++r) acc[r][j] = V{};
+#pragma GCC unroll 4
         for (int q = 0; q < k; ++q, ap += Rv * W, bp += C) {
             V a[Rv];
 #pragma GCC unroll 4
