@@ -233,12 +233,6 @@ bool splits_512_bit_vectors() noexcept {
     return split;
 }
 
-int blocked_from_order() noexcept {
-    static const int from =
-        kernels::cpu::amd_family_19h() ? kernels::cpu::simd::max_order + 1 : kernels::cpu::simd::blocked_from;
-    return from;
-}
-
 CpuFamily family_for(tdls_dtype_t dtype, const FamilyChoice& choice) noexcept {
     if (choice.family != CpuFamily::SimdAvx512 || choice.requested || !choice.splits_512 || !choice.avx2_usable)
         return choice.family;
@@ -252,19 +246,16 @@ CpuFamily cpu_family(tdls_dtype_t dtype) noexcept {
     return family_for(dtype, choice);
 }
 
-kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n, CpuFamily family,
-                                   kernels::BatchForm form) noexcept {
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
+                                   CpuFamily family) noexcept {
     if (n > TDLS_MAX_ORDER) return {};
     // A type the family has no kernels of goes to the one-system-per-thread kernel.
     if (!takes(family, dtype)) family = CpuFamily::Scalar;
-    const bool past_tiles = n > kernels::cpu::simd::max_order;
-    const bool blocked_first = n >= blocked_from_order() && form != kernels::BatchForm::Interleaved;
-    if ((past_tiles || blocked_first) && family != CpuFamily::GpuReference) {
-        // One system per thread: the family's blocked kernel; past the
-        // tiles, where it has none, the scalar cooperative one.
+    if (n > kernels::cpu::simd::max_order && family != CpuFamily::GpuReference) {
+        // One system per thread: the family's blocked kernel, or the scalar cooperative one.
         for (const BlockedInstance& blocked : traits(family).blocked)
             if (blocked.dtype == dtype && blocked.row_major == row_major) return {blocked.kernel, 1};
-        if (past_tiles) family = CpuFamily::Scalar;
+        family = CpuFamily::Scalar;
     }
     kernels::cpu::RangeKernel dynamic = nullptr;
     for (const CpuInstance& instance : traits(family).instances) {
@@ -276,9 +267,8 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
     return {dynamic, lanes_of(family, dtype)};
 }
 
-kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
-                                   kernels::BatchForm form) noexcept {
-    return cpu_kernel(dtype, row_major, n, cpu_family(dtype), form);
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept {
+    return cpu_kernel(dtype, row_major, n, cpu_family(dtype));
 }
 
 } // namespace tdls::runtime

@@ -44,13 +44,6 @@ CpuFamily cpu_family() noexcept;
 /// halves (AMD family 19h with AVX-512: Zen 4), decided once per process.
 bool splits_512_bit_vectors() noexcept;
 
-/// The order from which real systems go to the family's blocked kernel
-/// rather than the SIMD tiles: kernels::cpu::simd::blocked_from, or past
-/// the tiles (max_order + 1) on AMD family 19h, where the tiles were
-/// measured ahead of the blocked kernel up to 256 and the packed one was
-/// not measured. Decided once per process.
-int blocked_from_order() noexcept;
-
 /// The inputs of the family a call takes (family_for).
 struct FamilyChoice {
     CpuFamily family;      ///< cpu_family()
@@ -71,18 +64,12 @@ CpuFamily cpu_family(tdls_dtype_t dtype) noexcept;
 
 /// The CPU kernel for (dtype, layout, n) in `family`: the static instance of
 /// order n if one was compiled, else the dynamic one; run null if neither
-/// exists. Real orders from blocked_from_order() on go to the family's
-/// blocked kernel where it has one; every order past the SIMD tiles' 256
-/// goes to it or, where none was built (complex), to the scalar family.
-/// Interleaved batches keep the tiles up to max_order whatever the type:
-/// a tile reads W systems' elements from each line, the blocked kernel one
-/// system's element per line (at n = 192 in double it ran at 0.44x the
-/// tiles, in float 0.27x).
-kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n, CpuFamily family,
-                                   kernels::BatchForm form = kernels::BatchForm::Strided) noexcept;
+/// exists. Orders past the SIMD tiles' 256 go to the family's blocked
+/// kernel (or, where none was built, to the scalar family).
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
+                                   CpuFamily family) noexcept;
 
 /// The kernel of a call: cpu_kernel in cpu_family(dtype).
-kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
-                                   kernels::BatchForm form) noexcept;
+kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n) noexcept;
 
 } // namespace tdls::runtime

@@ -79,7 +79,7 @@ void solve(const char* function, tdls_handle_t handle, tdls_dtype_t dtype, tdls_
     // The CPU plan is one thread per system holding every row; it is asked
     // anyway, so that every backend goes through the same gate.
     const Plan plan = make_plan(ops.n, dtype, layout, cpu_properties(context.cpu_threads));
-    const kernels::cpu::CpuKernel kernel = cpu_kernel(dtype, call.operands.row_major, ops.n, ops.form);
+    const kernels::cpu::CpuKernel kernel = cpu_kernel(dtype, call.operands.row_major, ops.n);
     if (!plan.supported || kernel.run == nullptr)
         fail(TDLS_ERROR_NOT_SUPPORTED, function, "no CPU instance for n (", ops.n, ") in this build");
     // The pointer arrays are caller memory the kernels would read per system,

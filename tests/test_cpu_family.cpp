@@ -14,7 +14,6 @@
 #include <tdls/generated/instances.hpp>
 
 #include "common/scalar_type.hpp"
-#include "cpu/processor.hpp"
 #include "cpu/simd/isa.hpp"
 #include "registry.hpp"
 
@@ -120,36 +119,13 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
                     {CpuFamily::SimdAvx512, 8}};
     for (const auto& f : families) {
         for (const bool row_major : {false, true}) {
-            for (const int n : {1, 2, 16, 17, 64, 65, tdls::runtime::blocked_from_order() - 1}) {
+            for (const int n : {1, 2, 16, 17, 64, 65, tdls::kernels::cpu::simd::max_order}) {
                 const auto d = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, f.family);
                 const auto s = tdls::runtime::cpu_kernel(TDLS_FLOAT32, row_major, n, f.family);
                 REQUIRE(d.run != nullptr);
                 REQUIRE(s.run != nullptr);
                 CHECK(d.lanes == f.double_lanes);
                 CHECK(s.lanes == (f.double_lanes == 1 ? 1 : 2 * f.double_lanes));
-                ++checked;
-            }
-            // From blocked_from_order() on, real systems one per thread (the
-            // family's blocked kernel, the scalar family's cooperative one);
-            // complex ones keep the dynamic tile up to max_order.
-            CHECK(tdls::runtime::blocked_from_order() == (tdls::kernels::cpu::amd_family_19h()
-                                                               ? tdls::kernels::cpu::simd::max_order + 1
-                                                               : tdls::kernels::cpu::simd::blocked_from));
-            const auto complex_tile = tdls::runtime::cpu_kernel(TDLS_COMPLEX128, row_major, 65, f.family);
-            for (const int n : {tdls::kernels::cpu::simd::blocked_from, tdls::kernels::cpu::simd::max_order}) {
-                INFO(tdls::runtime::name(f.family) << ", n = " << n);
-                const bool blocked = n >= tdls::runtime::blocked_from_order();
-                const auto d = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, f.family);
-                const auto s = tdls::runtime::cpu_kernel(TDLS_FLOAT32, row_major, n, f.family);
-                const auto z = tdls::runtime::cpu_kernel(TDLS_COMPLEX128, row_major, n, f.family);
-                CHECK(d.lanes == (blocked ? 1 : f.double_lanes));
-                CHECK(s.lanes == (blocked || f.double_lanes == 1 ? 1 : 2 * f.double_lanes));
-                CHECK(z.run == complex_tile.run);
-                CHECK(z.lanes == complex_tile.lanes);
-                // Interleaved batches keep the tiles.
-                const auto di = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, f.family,
-                                                          tdls::kernels::BatchForm::Interleaved);
-                CHECK(di.lanes == f.double_lanes);
                 ++checked;
             }
             // Past the SIMD kernels' largest order: the one-system-per-thread solver.
@@ -162,7 +138,7 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
             ++checked;
         }
     }
-    REQUIRE(checked == 4 * 2 * 10);
+    REQUIRE(checked == 4 * 2 * 8);
 }
 
 using namespace tdls::scalar_names; // the type names of the generated lists
@@ -221,14 +197,6 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
                     INFO(tdls::runtime::name(f.family) << ", dtype " << int(dtype) << ", row_major " << row_major
                                                        << ", n = " << n);
                     const auto served = tdls::runtime::cpu_kernel(dtype, row_major, n, f.family);
-                    const bool real = dtype == TDLS_FLOAT32 || dtype == TDLS_FLOAT64;
-                    if (real && n >= tdls::runtime::blocked_from_order()) {
-                        // The blocked kernel, which also serves the orders past the tiles.
-                        const auto past = tdls::runtime::cpu_kernel(dtype, row_major, tdls::kernels::cpu::simd::max_order + 1, f.family);
-                        CHECK(served.run == past.run);
-                        CHECK(served.lanes == 1);
-                        continue;
-                    }
                     CHECK(served.run == expected);
                     if (expected == dynamic) {
                         ++dynamic_hits;

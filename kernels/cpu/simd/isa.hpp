@@ -13,23 +13,12 @@
 namespace tdls::kernels::cpu::simd {
 
 /// The largest order the SIMD tiles serve. Up to here, W systems side by
-/// side beat one system per thread by the one-level blocked kernel of
-/// 2026-12-04 on whole batches: on Zen 4, 1.3-2.3x in double and 1.6-3.3x
-/// in float at n = 65-256, 1.1x and 1.3x at 320 (docs/cpu_simd.md), though
-/// a tile of 256 x 256 vectors (4.1 MiB with AVX-512) is far past L2. Past
-/// it each ISA's blocked kernel takes one system per thread
-/// (blocked_lu.hpp). Complex systems, which have no blocked kernel, take
-/// the tiles up to here on every processor.
+/// side beat one system per thread by the blocked kernel on whole batches:
+/// on Zen 4, 1.3-2.3x in double and 1.6-3.3x in float at n = 65-256, 1.1x
+/// and 1.3x at 320 (docs/cpu_simd.md), though a tile of 256 x 256 vectors
+/// (4.1 MiB with AVX-512) is far past L2. Past it each ISA's blocked kernel
+/// takes one system per thread (blocked_lu.hpp).
 inline constexpr int max_order = 256;
-
-/// The order from which real systems go to the blocked kernel, below
-/// max_order, where the runtime says so (tdls::runtime::blocked_from_order:
-/// not on AMD family 19h, where the tiles were measured against the older
-/// blocked kernel only). With packed products (2026-12-05) the blocked
-/// kernel overtook the tiles on the AVX-512 Xeon host: 1.32, 1.46 and 1.81x
-/// at n = 192, 224 and 256 in double, 1.04, 1.28 and 1.58x in float, level
-/// at 144-160 in double, and 0.92x at 160 in float (docs/cpu_blocked.md).
-inline constexpr int blocked_from = 192;
 
 } // namespace tdls::kernels::cpu::simd
 
