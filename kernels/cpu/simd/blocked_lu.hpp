@@ -54,15 +54,17 @@ class BlockedLu {
     /// The padded column height is a multiple of these rows.
     static constexpr int block_rows = 2 * W;
     /// Columns of a panel: a multiple of W, so that every row range of a
-    /// product starts on a whole vector of the padded column. On Zen 4, 16
-    /// ran 1.02-1.11x faster than 32 at n = 257..1024 (the panel's own
-    /// left-looking steps are the slow part) and level with 8 (double).
+    /// product starts on a whole vector of the padded column. On the
+    /// AVX-512 Xeon host 16 ran 1.02-1.11x faster than 32 at n = 257..1024
+    /// (the panel's own left-looking steps are the slow part), level with 8
+    /// in double.
     static constexpr int panel = 16;
     static_assert(panel % W == 0);
     /// Columns of a block: the depth of the trailing update's packed
     /// product, a multiple of the panel. 96, 128, 192 and 256 ran within 3%
-    /// of each other at n = 384..1024 on Zen 4 (192 and 256 lost a third at
-    /// 320, where the last block is narrow); 64 lost 3-7% at 768 and 1024.
+    /// of each other at n = 384..1024 on the AVX-512 Xeon host (192 and 256
+    /// lost a third at 320, where the last block is narrow); 64 lost 3-7% at
+    /// 768 and 1024.
     static constexpr int block = 128;
     static_assert(block % panel == 0);
     /// Matrices from this size on are stored with non-temporal stores
@@ -77,7 +79,8 @@ class BlockedLu {
         return ld;
     }
 
-    explicit BlockedLu(int n) : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * std::size_t(n)), pivot_(n), x_(n), product_(n, block),
+    explicit BlockedLu(int n)
+        : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * std::size_t(n)), pivot_(n), x_(n), product_(n, block),
           origin_(n), place_(n), held_(std::size_t(n)) {
         for (int i = 0; i < n; ++i) origin_[std::size_t(i)] = place_[std::size_t(i)] = i;
     }
@@ -206,7 +209,9 @@ class BlockedLu {
         for (int k = n - 1; k >= 0; --k) std::swap(x[k], x[pivot_[std::size_t(k)]]);
     }
 
-    T* x() noexcept { return x_.data(); }
+    T* x() noexcept {
+        return x_.data();
+    }
 
   private:
     /// dgetf2's steps on columns k0..k0+kb-1, rows k0..n-1, left-looking:
@@ -377,7 +382,8 @@ class BlockedLu {
     /// the rows s0..s1-1 of U in those columns. Every row range starts on a
     /// multiple of `panel` (or is the padded height), so whole vectors.
     void minus_product(int r0, int r1, int c0, int c1, int s0, int s1) noexcept {
-        product_.minus(r1 - r0, c1 - c0, s1 - s0, column(s0) + r0, ld_, column(c0) + s0, ld_, column(c0) + r0, ld_);
+        product_.minus(r1 - r0, c1 - c0, s1 - s0, column(s0) + r0, ld_, column(c0) + s0, ld_, column(c0) + r0,
+                       ld_);
     }
 
     /// Rows j0..j0+jb-1 of columns [c0, c1) solved with the unit lower
@@ -386,8 +392,8 @@ class BlockedLu {
     /// times them.
     void solve_then_minus(int j0, int jb, int r1, int c0, int c1) noexcept {
         const int r0 = j0 + jb;
-        product_.solve_then_minus(r1 - r0, c1 - c0, jb, column(j0) + j0, ld_, column(c0) + j0, ld_, column(j0) + r0,
-                                  ld_, column(c0) + r0, ld_);
+        product_.solve_then_minus(r1 - r0, c1 - c0, jb, column(j0) + j0, ld_, column(c0) + j0, ld_,
+                                  column(j0) + r0, ld_, column(c0) + r0, ld_);
     }
 
     int n_, ld_;

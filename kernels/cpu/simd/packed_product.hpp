@@ -83,8 +83,8 @@ class PackedProduct {
     /// runs on the packed copy of B, whose rows of C columns lie contiguous,
     /// and the product reads the solved copy directly; B is written back
     /// once.
-    void solve_then_minus(int m, int n, int k, const T* Lm, std::int64_t ldl, T* B, std::int64_t ldb, const T* A,
-                          std::int64_t lda, T* Cm, std::int64_t ldc) noexcept {
+    void solve_then_minus(int m, int n, int k, const T* Lm, std::int64_t ldl, T* B, std::int64_t ldb,
+                          const T* A, std::int64_t lda, T* Cm, std::int64_t ldc) noexcept {
         if (n <= 0 || k <= 0) return;
         check(n, k);
         pack_b(n, k, B, ldb);
@@ -109,7 +109,8 @@ class PackedProduct {
         // the scalar tail. A block of rows: about a_block_bytes of packed A,
         // at least one panel (a_'s size covers both).
         const int vector_rows = m / W * W;
-        const int block = std::max<int>(mr, int(Shape::a_block_bytes / (std::int64_t(k) * sizeof(T))) / mr * mr);
+        const int block =
+            std::max<int>(mr, int(Shape::a_block_bytes / (std::int64_t(k) * sizeof(T))) / mr * mr);
         for (int i0 = 0; i0 < vector_rows; i0 += block) {
             const int rows = std::min(block, vector_rows - i0);
             pack_a(rows, k, A + i0, lda);
@@ -118,7 +119,8 @@ class PackedProduct {
                 const int cols = std::min(C, n - j);
                 const T* bp = b_.data() + std::size_t(p) * C * k;
                 int i = 0;
-                for (; i + mr <= rows; i += mr) kernel<R>(k, a_.data() + std::size_t(i) * k, bp, Cm + i0 + i + j * ldc, ldc, cols);
+                for (; i + mr <= rows; i += mr)
+                    kernel<R>(k, a_.data() + std::size_t(i) * k, bp, Cm + i0 + i + j * ldc, ldc, cols);
                 const int left = (rows - i) / W;
                 const T* ap = a_.data() + std::size_t(i) * k;
                 T* c = Cm + i0 + i + j * ldc;
@@ -130,7 +132,8 @@ class PackedProduct {
         for (int i = vector_rows; i < m; ++i)
             for (int j = 0; j < n; ++j) {
                 T s = T(0);
-                for (int q = 0; q < k; ++q) s += A[i + q * lda] * b_.data()[(std::size_t(j / C) * k + q) * C + j % C];
+                for (int q = 0; q < k; ++q)
+                    s += A[i + q * lda] * b_.data()[(std::size_t(j / C) * k + q) * C + j % C];
                 Cm[i + j * ldc] -= s;
             }
     }
@@ -236,7 +239,8 @@ class PackedProduct {
     template <int Rv>
     static void kernel(int k, const T* ap, const T* bp, T* c, std::int64_t ldc, int cols) noexcept {
         for (int j = 0; j < cols; ++j)
-            for (int r = 0; r < Rv * W * int(sizeof(T)); r += 64) __builtin_prefetch(c + j * ldc + r / int(sizeof(T)), 1);
+            for (int r = 0; r < Rv * W * int(sizeof(T)); r += 64)
+                __builtin_prefetch(c + j * ldc + r / int(sizeof(T)), 1);
         V acc[Rv][C];
 #pragma GCC unroll 8
         for (int j = 0; j < C; ++j)
@@ -258,7 +262,8 @@ class PackedProduct {
         for (int j = 0; j < C; ++j) {
             if (j >= cols) break;
 #pragma GCC unroll 4
-            for (int r = 0; r < Rv; ++r) L::store(c + j * ldc + r * W, L::load(c + j * ldc + r * W) - acc[r][j]);
+            for (int r = 0; r < Rv; ++r)
+                L::store(c + j * ldc + r * W, L::load(c + j * ldc + r * W) - acc[r][j]);
         }
     }
 
