@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
 #include "aligned_buffer.hpp"
 #include "lanes.hpp"
