@@ -27,19 +27,16 @@ class AlignedBuffer {
     /// and zeroing the blocked LU's scratch (about 10 MiB at n = 1024, per
     /// call of the range kernel) cost as much as its stores.
     explicit AlignedBuffer(std::size_t size)
-        : data_(static_cast<T*>(::operator new(size * sizeof(T), std::align_val_t(alignment)))), size_(size) {
-    }
+        : data_(static_cast<T*>(::operator new(size * sizeof(T), std::align_val_t(alignment)))) {}
     ~AlignedBuffer() { ::operator delete(data_, std::align_val_t(alignment)); }
     AlignedBuffer(const AlignedBuffer&) = delete;
     AlignedBuffer& operator=(const AlignedBuffer&) = delete;
 
     T* data() noexcept { return data_; }
     const T* data() const noexcept { return data_; }
-    std::size_t size() const noexcept { return size_; }
 
   private:
     T* data_;
-    std::size_t size_;
 };
 
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA

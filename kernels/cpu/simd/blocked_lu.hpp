@@ -81,9 +81,7 @@ class BlockedLu {
 
     explicit BlockedLu(int n)
         : n_(n), ld_(leading(n)), a_(std::size_t(ld_) * std::size_t(n)), pivot_(n), x_(n), product_(n, block),
-          origin_(n), place_(n), held_(std::size_t(n)) {
-        for (int i = 0; i < n; ++i) origin_[std::size_t(i)] = place_[std::size_t(i)] = i;
-    }
+          origin_(n), place_(n), held_(std::size_t(n)) {}
 
     T* column(int j) noexcept { return a_.data() + std::int64_t(j) * ld_; }
     int* pivots() noexcept { return pivot_.data(); }
@@ -209,9 +207,7 @@ class BlockedLu {
         for (int k = n - 1; k >= 0; --k) std::swap(x[k], x[pivot_[std::size_t(k)]]);
     }
 
-    T* x() noexcept {
-        return x_.data();
-    }
+    T* x() noexcept { return x_.data(); }
 
   private:
     /// dgetf2's steps on columns k0..k0+kb-1, rows k0..n-1, left-looking:
@@ -355,6 +351,7 @@ class BlockedLu {
     void exchange_left() noexcept {
         int* origin = origin_.data();
         int* place = place_.data(); // place[origin[r]] = r
+        for (int i = 0; i < n_; ++i) origin[i] = place[i] = i;
         const int last_block = (n_ - 1) / block * block;
         for (int k0 = last_block; k0 >= 0; k0 -= block) {
             const int end = std::min(n_, k0 + block);
@@ -374,7 +371,6 @@ class BlockedLu {
                 place[b] = ra;
             }
         }
-        for (int i = 0; i < n_; ++i) origin[i] = place[i] = i;
     }
 
     /// Rows r0..r1-1 of columns [c0, c1) minus the product of the

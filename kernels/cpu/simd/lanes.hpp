@@ -87,9 +87,7 @@ struct Lanes {
 #endif
         return v;
     }
-    static M splat_index(Index x) noexcept {
-        return M{} + x;
-    }
+    static M splat_index(Index x) noexcept { return M{} + x; }
 
     /// |v| bit for bit as fabs: the sign bit cleared, NaNs kept.
     static V magnitude(V v) noexcept {
