@@ -1,6 +1,7 @@
 // libtdls: backend availability and the CPU dispatch table.
 #include "registry.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -181,6 +182,13 @@ int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
     return bytes == 0 || info == nullptr ? 1 : bytes / info->real_bytes;
 }
 
+/// Systems of an interleaved block whose elements share a 64-byte line: the
+/// blocked kernel loads and stores them together (blocked_lu.hpp).
+int systems_per_line(tdls_dtype_t dtype) noexcept {
+    const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
+    return info == nullptr ? 1 : std::max(1, 64 / info->bytes);
+}
+
 /// Whether the family has kernels of the type (the SIMD families take the
 /// types of TDLS_SIMD_TYPES, the scalar family those of TDLS_CPU_TYPES; the
 /// blocked kernels past the tiles, TDLS_BLOCKED_TYPES).
@@ -234,7 +242,8 @@ bool splits_512_bit_vectors() noexcept {
 }
 
 CpuFamily family_for(tdls_dtype_t dtype, const FamilyChoice& choice) noexcept {
-    if (choice.family != CpuFamily::SimdAvx512 || choice.requested || !choice.splits_512 || !choice.avx2_usable)
+    if (choice.family != CpuFamily::SimdAvx512 || choice.requested || !choice.splits_512 ||
+        !choice.avx2_usable)
         return choice.family;
     const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
     return info != nullptr && info->complex ? CpuFamily::SimdAvx2 : choice.family;
@@ -254,7 +263,8 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
     if (n > kernels::cpu::simd::max_order && family != CpuFamily::GpuReference) {
         // One system per thread: the family's blocked kernel, or the scalar cooperative one.
         for (const BlockedInstance& blocked : traits(family).blocked)
-            if (blocked.dtype == dtype && blocked.row_major == row_major) return {blocked.kernel, 1};
+            if (blocked.dtype == dtype && blocked.row_major == row_major)
+                return {blocked.kernel, 1, systems_per_line(dtype)};
         family = CpuFamily::Scalar;
     }
     kernels::cpu::RangeKernel dynamic = nullptr;

@@ -14,10 +14,14 @@ using RangeKernel = void (*)(const BatchCall& call, std::int64_t begin, std::int
 
 /// A range kernel and the systems it solves together (its SIMD lanes; 1 for
 /// the one-system-per-thread solver): ranges start at multiples of it, so
-/// that only the last range of a call has a partial tile.
+/// that only the last range of a call has a partial tile. `side_by_side`:
+/// the systems of an interleaved call a range should hold together where
+/// that is more than `lanes` (the blocked kernel loads and stores the
+/// systems sharing a cache line in one pass).
 struct CpuKernel {
     RangeKernel run = nullptr;
     int lanes = 1;
+    int side_by_side = 1;
 };
 
 /// StaticN > 0: the static solver of that order; 0: the dynamic solver, any

@@ -479,8 +479,8 @@ TEMPLATE_TEST_CASE("gesv, static orders 1-16: three forms against LAPACK", "[ges
     REQUIRE(tally.controls >= 2 * (16 * 5 * 2 + 15 * 5 + 16 * 4 * 2));
 }
 
-TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[gesv][dynamic]", float,
-                   double, tdls::complex_float, tdls::complex_double) {
+TEMPLATE_TEST_CASE("gesv, dynamic orders 17-64: three forms against LAPACK", "[gesv][dynamic]", float, double,
+                   tdls::complex_float, tdls::complex_double) {
     Tally tally;
     check_orders<TestType>({17, 20, 31, 32, 33, 48, 64}, {0, 1, 2, 3, 4}, true, 1, tally);
     REQUIRE(tally.systems >= 2 * 7 * 5 * 11);
@@ -510,6 +510,52 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "
     // One solve per configuration at 100 and 128 (one more with nrhs 0), one at 256 and at 257.
     REQUIRE(tally.solves == 2 * 2 * (2 + 1) + 2);
     REQUIRE(tally.controls >= 2 * (4 * 2 * 3 + 6 * 2));
+}
+
+// [cooperative]: the blocked kernel loads and stores the systems side by
+// side in an interleaved block in groups (those sharing a cache line: 16
+// floats or 8 doubles), and the results must not depend on it: 21 systems,
+// blocks of 16 (a whole group, then a short one), 5 (groups cut by every
+// block's end, single systems after groups) and the batch, both layouts,
+// order 257: bitwise the strided call's factors, pivots, info and X, and the
+// solve's X bitwise that gesv's. (A mutation selecting the wrong matrix for
+// a single system after a group failed [cooperative]; one swapping two rows
+// of a group's load failed only this case.)
+TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strided form's",
+                   "[gesv][cooperative][side_by_side]", float, double) {
+    using T = TestType;
+    CpuHandle cpu;
+    const int n = 257, nrhs = 2;
+    std::vector<Kind> kinds;
+    const Kind cycle[] = {Kind::Uniform, Kind::PivotHeavy, Kind::ZeroColumn, Kind::IllConditioned,
+                          Kind::DuplicateRows};
+    for (int s = 0; s < 21; ++s) kinds.push_back(cycle[s % 5]);
+    int forms = 0, solves = 0, singular = 0;
+    for (const tdls_layout_t layout : {TDLS_COL_MAJOR, TDLS_ROW_MAJOR}) {
+        INFO(layout_name(layout));
+        const SystemSet<T> set = make_set<T>(n, nrhs, layout, kinds, 8100u + layout);
+        const Outcome<T> reference = run_strided(cpu.handle, set, padded);
+        INFO(reference.error);
+        REQUIRE(reference.status == TDLS_SUCCESS);
+        for (const std::int32_t info : reference.info) singular += info > 0 ? 1 : 0;
+        for (const std::int64_t block : {std::int64_t(16), std::int64_t(5), set.batch()}) {
+            INFO("block " << block);
+            const Outcome<T> gesv = run_interleaved(cpu.handle, set, block);
+            INFO(gesv.error);
+            REQUIRE(gesv.status == TDLS_SUCCESS);
+            REQUIRE(gesv.guards_intact);
+            REQUIRE(same_outcome(gesv, reference));
+            ++forms;
+        }
+        const std::string mismatch =
+            solve_mismatch(run_solve_interleaved(cpu.handle, set, 16), reference, set);
+        INFO(mismatch);
+        REQUIRE(mismatch.empty());
+        ++solves;
+    }
+    REQUIRE(forms == 2 * 3);
+    REQUIRE(solves == 2);
+    REQUIRE(singular == 2 * 8); // zero columns and duplicate rows: systems 2, 4, 7, 9, ..., 19
 }
 
 // ---- the handle's pivot threshold ------------------------------------------------
@@ -674,8 +720,8 @@ TEMPLATE_TEST_CASE("1, 2 and all threads give the default context's bits on 1000
 // and a singular system each, both layouts, two right-hand sides: pivots and
 // info LAPACK's, factors close, X within LAPACK's backward error, the solve
 // bitwise gesv's with A untouched; at 257, getrf + getrs bitwise gesv's.
-TEMPLATE_TEST_CASE("orders at the kernels' edges and the largest order, against LAPACK",
-                   "[gesv][largest]", float, double) {
+TEMPLATE_TEST_CASE("orders at the kernels' edges and the largest order, against LAPACK", "[gesv][largest]",
+                   float, double) {
     using T = TestType;
     CpuHandle cpu;
     int systems = 0, solutions = 0, getrs_solutions = 0;

@@ -15,9 +15,13 @@ std::int64_t grain_size(std::int64_t n, std::int64_t nrhs, int lanes) noexcept {
 
 void run(const kernels::BatchCall& call, kernels::cpu::CpuKernel kernel, Arena* arena) {
     const std::int64_t batch = call.operands.batch;
-    const std::int64_t lanes = kernel.lanes;
+    // Ranges of whole tiles; of the systems sharing cache lines where the
+    // kernel takes those together.
+    const int lanes = call.operands.form == kernels::BatchForm::Interleaved
+                          ? std::max(kernel.lanes, kernel.side_by_side)
+                          : kernel.lanes;
     const std::int64_t tiles = (batch + lanes - 1) / lanes;
-    const std::int64_t grain = grain_size(call.operands.n, call.operands.nrhs, kernel.lanes);
+    const std::int64_t grain = grain_size(call.operands.n, call.operands.nrhs, lanes);
     if (tiles <= grain) { // one task: no scheduling at all
         kernel.run(call, 0, batch);
         return;
