@@ -518,9 +518,9 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "
 // blocks of 16 (a whole group, then a short one), 5 (groups cut by every
 // block's end, single systems after groups) and the batch, both layouts,
 // order 257: bitwise the strided call's factors, pivots, info and X, and the
-// solve's X bitwise that gesv's. (A mutation selecting the wrong matrix for
-// a single system after a group failed [cooperative]; one swapping two rows
-// of a group's load failed only this case.)
+// solve's X bitwise that gesv's. (Mutations selecting the wrong matrix for
+// a single system after a group, or loading one row of a group twice,
+// failed it.)
 TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strided form's",
                    "[gesv][cooperative][side_by_side]", float, double) {
     using T = TestType;
