@@ -241,6 +241,13 @@ bool splits_512_bit_vectors() noexcept {
     return split;
 }
 
+int blocked_from_order(tdls_dtype_t dtype) noexcept {
+    static const bool zen4 = kernels::cpu::amd_family_19h();
+    const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
+    if (zen4 || info == nullptr) return kernels::cpu::simd::max_order + 1;
+    return kernels::cpu::simd::blocked_from(info->real_bytes);
+}
+
 CpuFamily family_for(tdls_dtype_t dtype, const FamilyChoice& choice) noexcept {
     if (choice.family != CpuFamily::SimdAvx512 || choice.requested || !choice.splits_512 ||
         !choice.avx2_usable)
@@ -260,12 +267,14 @@ kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int6
     if (n > TDLS_MAX_ORDER) return {};
     // A type the family has no kernels of goes to the one-system-per-thread kernel.
     if (!takes(family, dtype)) family = CpuFamily::Scalar;
-    if (n > kernels::cpu::simd::max_order && family != CpuFamily::GpuReference) {
-        // One system per thread: the family's blocked kernel, or the scalar cooperative one.
+    const bool past_tiles = n > kernels::cpu::simd::max_order;
+    if ((past_tiles || n >= blocked_from_order(dtype)) && family != CpuFamily::GpuReference) {
+        // One system per thread: the family's blocked kernel; past the
+        // tiles, where it has none, the scalar cooperative one.
         for (const BlockedInstance& blocked : traits(family).blocked)
             if (blocked.dtype == dtype && blocked.row_major == row_major)
                 return {blocked.kernel, 1, systems_per_line(dtype)};
-        family = CpuFamily::Scalar;
+        if (past_tiles) family = CpuFamily::Scalar;
     }
     kernels::cpu::RangeKernel dynamic = nullptr;
     for (const CpuInstance& instance : traits(family).instances) {

@@ -44,12 +44,19 @@ CpuFamily cpu_family() noexcept;
 /// halves (AMD family 19h with AVX-512: Zen 4), decided once per process.
 bool splits_512_bit_vectors() noexcept;
 
+/// The order from which real systems of dtype go to the family's blocked
+/// kernel rather than the SIMD tiles: kernels::cpu::simd::blocked_from, or
+/// past the tiles (max_order + 1) on AMD family 19h, where the tiles were
+/// measured ahead of the one-level blocked kernel up to 256 and the packed
+/// one was not measured.
+int blocked_from_order(tdls_dtype_t dtype) noexcept;
+
 /// The inputs of the family a call takes (family_for).
 struct FamilyChoice {
-    CpuFamily family;      ///< cpu_family()
-    bool requested;        ///< TDLS_CPU_KERNEL named a family: it is kept as it is
-    bool splits_512;       ///< splits_512_bit_vectors()
-    bool avx2_usable;      ///< the AVX2 family was built and runs here
+    CpuFamily family; ///< cpu_family()
+    bool requested;   ///< TDLS_CPU_KERNEL named a family: it is kept as it is
+    bool splits_512;  ///< splits_512_bit_vectors()
+    bool avx2_usable; ///< the AVX2 family was built and runs here
 };
 
 /// The family for a call of dtype: `choice.family`, except that complex
@@ -64,8 +71,10 @@ CpuFamily cpu_family(tdls_dtype_t dtype) noexcept;
 
 /// The CPU kernel for (dtype, layout, n) in `family`: the static instance of
 /// order n if one was compiled, else the dynamic one; run null if neither
-/// exists. Orders past the SIMD tiles' 256 go to the family's blocked
-/// kernel (or, where none was built, to the scalar family).
+/// exists. Real orders from blocked_from_order(dtype) on go to the family's
+/// blocked kernel where it has one, in every batch form (so that a system's
+/// bits do not depend on the form); every order past the SIMD tiles' 256
+/// goes to it or, where none was built (complex), to the scalar family.
 kernels::cpu::CpuKernel cpu_kernel(tdls_dtype_t dtype, bool row_major, std::int64_t n,
                                    CpuFamily family) noexcept;
 

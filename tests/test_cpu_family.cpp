@@ -14,6 +14,7 @@
 #include <tdls/generated/instances.hpp>
 
 #include "common/scalar_type.hpp"
+#include "cpu/processor.hpp"
 #include "cpu/simd/isa.hpp"
 #include "registry.hpp"
 
@@ -83,10 +84,12 @@ TEST_CASE("complex calls on a processor that splits 512-bit vectors take AVX2", 
     CHECK(family_for(TDLS_COMPLEX64, {CpuFamily::SimdGeneric, false, true, true}) == CpuFamily::SimdGeneric);
 
     // This process: the rule applied to what the test sees of the machine.
-    const bool requested = std::getenv("TDLS_CPU_KERNEL") != nullptr && rank_of(std::getenv("TDLS_CPU_KERNEL")) >= 0;
+    const bool requested =
+        std::getenv("TDLS_CPU_KERNEL") != nullptr && rank_of(std::getenv("TDLS_CPU_KERNEL")) >= 0;
     const bool zen4_here = amd_family_19h() && widest_here() == "avx512";
     CHECK(tdls::runtime::splits_512_bit_vectors() == zen4_here);
-    const std::string expected = zen4_here && !requested && expected_family() == "avx512" ? "avx2" : expected_family();
+    const std::string expected =
+        zen4_here && !requested && expected_family() == "avx512" ? "avx2" : expected_family();
     INFO("widest here " << widest_here() << ", AMD family 19h " << amd_family_19h());
     CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_COMPLEX64))) == expected);
     CHECK(std::string(tdls::runtime::name(tdls::runtime::cpu_family(TDLS_FLOAT64))) == expected_family());
@@ -119,18 +122,49 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
                     {CpuFamily::SimdAvx512, 8}};
     for (const auto& f : families) {
         for (const bool row_major : {false, true}) {
-            for (const int n : {1, 2, 16, 17, 64, 65, tdls::kernels::cpu::simd::max_order}) {
+            for (const int n : {1, 2, 16, 17, 64, 65, tdls::runtime::blocked_from_order(TDLS_FLOAT64) - 1}) {
                 const auto d = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, f.family);
                 const auto s = tdls::runtime::cpu_kernel(TDLS_FLOAT32, row_major, n, f.family);
                 REQUIRE(d.run != nullptr);
                 REQUIRE(s.run != nullptr);
                 CHECK(d.lanes == f.double_lanes);
                 CHECK(s.lanes == (f.double_lanes == 1 ? 1 : 2 * f.double_lanes));
+                CHECK(d.side_by_side == 1); // a tile's systems are its lanes
+                ++checked;
+            }
+            // From blocked_from_order(dtype) on, real systems one per thread
+            // (the family's blocked kernel, or the scalar family's
+            // cooperative one), taken a cache line's worth at a time when
+            // side by side; complex ones keep the dynamic tile up to max_order.
+            const bool zen4 = tdls::kernels::cpu::amd_family_19h();
+            CHECK(
+                tdls::runtime::blocked_from_order(TDLS_FLOAT64) ==
+                (zen4 ? tdls::kernels::cpu::simd::max_order + 1 : tdls::kernels::cpu::simd::blocked_from(8)));
+            CHECK(
+                tdls::runtime::blocked_from_order(TDLS_FLOAT32) ==
+                (zen4 ? tdls::kernels::cpu::simd::max_order + 1 : tdls::kernels::cpu::simd::blocked_from(4)));
+            const auto complex_tile = tdls::runtime::cpu_kernel(TDLS_COMPLEX128, row_major, 65, f.family);
+            for (const int n :
+                 {tdls::kernels::cpu::simd::blocked_from(8), tdls::kernels::cpu::simd::blocked_from(4),
+                  tdls::kernels::cpu::simd::max_order}) {
+                INFO(tdls::runtime::name(f.family) << ", n = " << n);
+                const bool blocked_d = n >= tdls::runtime::blocked_from_order(TDLS_FLOAT64);
+                const bool blocked_s = n >= tdls::runtime::blocked_from_order(TDLS_FLOAT32);
+                const bool simd = f.double_lanes > 1; // the scalar family has no blocked kernel
+                const auto d = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, n, f.family);
+                const auto s = tdls::runtime::cpu_kernel(TDLS_FLOAT32, row_major, n, f.family);
+                const auto z = tdls::runtime::cpu_kernel(TDLS_COMPLEX128, row_major, n, f.family);
+                CHECK(d.lanes == (blocked_d ? 1 : f.double_lanes));
+                CHECK(s.lanes == (blocked_s || !simd ? 1 : 2 * f.double_lanes));
+                CHECK(d.side_by_side == (blocked_d && simd ? 8 : 1));
+                CHECK(s.side_by_side == (blocked_s && simd ? 16 : 1));
+                CHECK(z.run == complex_tile.run);
+                CHECK(z.lanes == complex_tile.lanes);
                 ++checked;
             }
             // Past the SIMD kernels' largest order: the one-system-per-thread solver.
-            const auto big =
-                tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, tdls::kernels::cpu::simd::max_order + 1, f.family);
+            const auto big = tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major,
+                                                       tdls::kernels::cpu::simd::max_order + 1, f.family);
             REQUIRE(big.run != nullptr);
             CHECK(big.lanes == 1);
             CHECK(tdls::runtime::cpu_kernel(TDLS_FLOAT64, row_major, TDLS_MAX_ORDER + 1, f.family).run ==
@@ -138,7 +172,7 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
             ++checked;
         }
     }
-    REQUIRE(checked == 4 * 2 * 8);
+    REQUIRE(checked == 4 * 2 * 11);
 }
 
 using namespace tdls::scalar_names; // the type names of the generated lists
@@ -154,7 +188,8 @@ struct Listed {
 };
 
 #define TDLS_TEST_LISTED(ISA, T, N, ROW_MAJOR)                                                               \
-    Listed{tdls::kernels::dtype_of<T>, ROW_MAJOR, N, &tdls::kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
+    Listed{tdls::kernels::dtype_of<T>, ROW_MAJOR, N,                                                         \
+           &tdls::kernels::cpu::simd::ISA::solve_range<T, N, ROW_MAJOR>},
 #define TDLS_TEST_GENERIC(T, N, ROW_MAJOR) TDLS_TEST_LISTED(generic, T, N, ROW_MAJOR)
 #define TDLS_TEST_AVX2(T, N, ROW_MAJOR) TDLS_TEST_LISTED(avx2, T, N, ROW_MAJOR)
 #define TDLS_TEST_AVX512(T, N, ROW_MAJOR) TDLS_TEST_LISTED(avx512, T, N, ROW_MAJOR)
@@ -166,6 +201,12 @@ const std::vector<Listed> listed_avx512 = {TDLS_SIMD_AVX512_INSTANCES(TDLS_TEST_
 #undef TDLS_TEST_GENERIC
 #undef TDLS_TEST_LISTED
 
+/// Whether the type is complex (no blocked kernel: the tiles serve it up to max_order).
+bool kernels_complex(tdls_dtype_t dtype) {
+    const tdls::kernels::DtypeInfo* info = tdls::kernels::find_dtype(dtype);
+    return info != nullptr && info->complex;
+}
+
 } // namespace
 
 TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "[registry][instances]") {
@@ -176,7 +217,7 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
     } families[] = {{CpuFamily::SimdGeneric, listed_generic},
                     {CpuFamily::SimdAvx2, listed_avx2},
                     {CpuFamily::SimdAvx512, listed_avx512}};
-    int built = 0, static_hits = 0, dynamic_hits = 0;
+    int built = 0, static_hits = 0, dynamic_hits = 0, blocked_hits = 0;
     for (const auto& f : families) {
         if (f.listed.empty()) continue; // an instruction set this build left out
         ++built;
@@ -194,9 +235,16 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
                     tdls::kernels::cpu::RangeKernel expected = dynamic;
                     for (const Listed& l : f.listed)
                         if (l.dtype == dtype && l.row_major == row_major && l.order == n) expected = l.kernel;
-                    INFO(tdls::runtime::name(f.family) << ", dtype " << int(dtype) << ", row_major " << row_major
-                                                       << ", n = " << n);
+                    INFO(tdls::runtime::name(f.family)
+                         << ", dtype " << int(dtype) << ", row_major " << row_major << ", n = " << n);
                     const auto served = tdls::runtime::cpu_kernel(dtype, row_major, n, f.family);
+                    if (n >= tdls::runtime::blocked_from_order(dtype) && !kernels_complex(dtype)) {
+                        // The blocked kernel, one system per thread (the test above).
+                        CHECK(served.run != expected);
+                        CHECK(served.lanes == 1);
+                        ++blocked_hits;
+                        continue;
+                    }
                     CHECK(served.run == expected);
                     if (expected == dynamic) {
                         ++dynamic_hits;
@@ -215,6 +263,13 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
     REQUIRE(!listed_generic.empty());
     CHECK(static_hits > 0);
     CHECK(dynamic_hits > 0);
+    // Real orders blocked_from(8)..max_order in double and blocked_from(4).. in float, per built family and
+    // layout.
+    if (!tdls::kernels::cpu::amd_family_19h())
+        CHECK(blocked_hits ==
+              built * 2 *
+                  (2 * tdls::kernels::cpu::simd::max_order + 2 - tdls::kernels::cpu::simd::blocked_from(8) -
+                   tdls::kernels::cpu::simd::blocked_from(4)));
 }
 
 TEST_CASE("the gpu_reference family serves the fused one-system-per-thread solver at every order",

@@ -20,6 +20,19 @@ namespace tdls::kernels::cpu::simd {
 /// takes one system per thread (blocked_lu.hpp).
 inline constexpr int max_order = 256;
 
+/// The order from which real systems of `real_bytes` per element go to the
+/// blocked kernel, below max_order, where the runtime says so
+/// (tdls::runtime::blocked_from_order: not on AMD family 19h, where the
+/// tiles were measured against the older one-level blocked kernel only).
+/// With packed products (2026-12-05) and side-by-side groups (2026-12-06)
+/// the blocked kernel overtook the tiles on the AVX-512 Xeon host in every
+/// form from 192 in double (strided 1.33x, interleaved 1.04-1.07x; level at
+/// 160) and from 224 in float (1.32x, 1.01-1.06x; at 192 the interleaved
+/// form lost 13-21%) (docs/cpu_blocked.md, "From n = 192").
+constexpr int blocked_from(int real_bytes) noexcept {
+    return real_bytes == 8 ? 192 : 224;
+}
+
 } // namespace tdls::kernels::cpu::simd
 
 #define TDLS_SIMD_DECLARE_RANGE_KERNEL(ISA)                                                                  \
