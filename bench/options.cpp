@@ -59,7 +59,8 @@ writes a CSV and an SVG plot. Default: a short sweep (under a minute).
   --svg FILE        SVG name (relative to --out)                [tdls-bench.svg]
   --quick           --sizes 2,8 --mib 1 --reps 1 --no-machine (a smoke test)
   --full            --mib 128 --reps 5 --triad-mib 256 --threads 1,2
-                    --sizes 2,3,4,5,8,12,16,24,32,48,64 --forms strided,interleaved
+                    --sizes 2,3,4,5,8,12,16,24,32,48,64,96,128,129,192,
+                    256,257,384,512,768,1024 --forms strided,interleaved
   --self-test       negative control: perturbs one tdls solution; the check
                     must report it and the run must fail
   --help            this text
@@ -165,7 +166,9 @@ Options parse_options(int argc, char** argv) {
             o.reps = 1;
             o.machine = false;
         } else if (key == "--full") {
-            o.sizes = {2, 3, 4, 5, 8, 12, 16, 24, 32, 48, 64};
+            // Every kernel's range and edges (the tiles to 191 or 223, the
+            // blocked kernel to 1024), powers of two and one past.
+            o.sizes = {2, 3, 4, 5, 8, 12, 16, 24, 32, 48, 64, 96, 128, 129, 192, 256, 257, 384, 512, 768, 1024};
             o.mib = 128;
             o.reps = 5;
             o.triad_mib = 256;
