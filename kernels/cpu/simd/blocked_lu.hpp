@@ -80,8 +80,8 @@ class BlockedLu {
     }
 
     /// Scratch for `matrices` systems (side by side ones are loaded and
-    /// stored together: load_side_by_side()); select() picks the one the
-    /// other members work on.
+    /// stored together: load()); select() picks the one the other members
+    /// work on.
     explicit BlockedLu(int n, int matrices = 1)
         : n_(n), ld_(leading(n)), matrices_(matrices), a_(matrix_elements(n) * std::size_t(matrices)),
           pivot_(std::size_t(n) * std::size_t(matrices)), x_(n), product_(n, block), origin_(n), place_(n),
@@ -127,10 +127,14 @@ class BlockedLu {
     }
     int* pivots() noexcept { return piv_; }
 
-    /// The caller's matrix (element (r, c) at A[r * row + c * col]) into the scratch.
-    void load(const T* A, std::int64_t row, std::int64_t col) noexcept {
+    /// The caller's matrix (element (r, c) at A[r * row + c * col]) into
+    /// matrix 0 of the scratch; or `count` systems side by side, element
+    /// (r, c) of system l at A[l + r * row + c * col], into matrices
+    /// 0..count-1 (load_side_by_side()).
+    void load(const T* A, std::int64_t row, std::int64_t col, int count = 1) noexcept {
+        if (count > 1) return load_side_by_side(A, row, col, std::min(count, matrices_));
         for (int j = 0; j < n_; ++j) {
-            T* c = column(j);
+            T* c = at(0, j);
             const T* from = A + j * col;
             if (row == 1)
                 std::copy(from, from + n_, c);
@@ -140,14 +144,16 @@ class BlockedLu {
         }
     }
 
-    /// The factors back into the caller's matrix. Columns of a matrix of
-    /// stream_bytes or more go out through non-temporal stores: nothing
-    /// reads them again in this call, and the caller's lines need not be
-    /// fetched first.
-    void store(T* A, std::int64_t row, std::int64_t col) noexcept {
+    /// The factors of matrix 0 back into the caller's matrix, or of
+    /// matrices 0..count-1 into `count` systems side by side (load()'s
+    /// forms). Columns of a matrix of stream_bytes or more go out through
+    /// non-temporal stores: nothing reads them again in this call, and the
+    /// caller's lines need not be fetched first.
+    void store(T* A, std::int64_t row, std::int64_t col, int count = 1) noexcept {
+        if (count > 1) return store_side_by_side(A, row, col, std::min(count, matrices_));
         const bool streams = std::int64_t(n_) * n_ * std::int64_t(sizeof(T)) >= stream_bytes;
         for (int j = 0; j < n_; ++j) {
-            const T* c = column(j);
+            const T* c = at(0, j);
             T* to = A + j * col;
             if (row != 1)
                 for (int i = 0; i < n_; ++i) to[i * row] = c[i];
@@ -161,32 +167,6 @@ class BlockedLu {
             }
         }
         if (streams) _mm_sfence(); // the streamed stores ordered before any later one
-    }
-
-    /// `count` systems side by side (element (r, c) of system l at
-    /// A[l + r * row + c * col], an interleaved block) into matrices 0..count-1
-    /// of the scratch, in one pass over their elements: each line of the
-    /// caller's block is read once for all of them. (Through W x W register
-    /// transposes the moves ran no faster: they wait on memory.)
-    void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
-        count = std::min(count, matrices_);
-        for (int j = 0; j < n_; ++j) {
-            const T* from = A + j * col;
-            for (int i = 0; i < n_; ++i, from += row)
-                for (int l = 0; l < count; ++l) at(l, j)[i] = from[l];
-            for (int l = 0; l < count; ++l) std::fill(at(l, j) + n_, at(l, j) + ld_, T(0)); // padding rows
-        }
-    }
-
-    /// Matrices 0..count-1 of the scratch back into `count` systems side by
-    /// side (load_side_by_side()'s form), each line of the block written once.
-    void store_side_by_side(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
-        count = std::min(count, matrices_);
-        for (int j = 0; j < n_; ++j) {
-            T* to = A + j * col;
-            for (int i = 0; i < n_; ++i, to += row)
-                for (int l = 0; l < count; ++l) to[l] = at(l, j)[i];
-        }
     }
 
     /// A non-temporal store of v at p, aligned to the vector.
@@ -279,6 +259,29 @@ class BlockedLu {
     }
 
   private:
+    /// load() of `count` systems side by side (an interleaved block), in
+    /// one pass over their elements: each line of the caller's block is
+    /// read once for all of them. (Through W x W register
+    /// transposes the moves ran no faster: they wait on memory.)
+    void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
+        for (int j = 0; j < n_; ++j) {
+            const T* from = A + j * col;
+            for (int i = 0; i < n_; ++i, from += row)
+                for (int l = 0; l < count; ++l) at(l, j)[i] = from[l];
+            for (int l = 0; l < count; ++l) std::fill(at(l, j) + n_, at(l, j) + ld_, T(0)); // padding rows
+        }
+    }
+
+    /// store() into `count` systems side by side, each line of the block
+    /// written once.
+    void store_side_by_side(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
+        for (int j = 0; j < n_; ++j) {
+            T* to = A + j * col;
+            for (int i = 0; i < n_; ++i, to += row)
+                for (int l = 0; l < count; ++l) to[l] = at(l, j)[i];
+        }
+    }
+
     /// dgetf2's steps on columns k0..k0+kb-1, rows k0..n-1, left-looking:
     /// column k first receives the updates of the panel's earlier columns
     /// (update_panel_column), then is pivoted and scaled; exchanges within the
@@ -495,11 +498,7 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
             interleaved ? int(std::min<std::int64_t>({group, end - first, ops.block - first % ops.block}))
                         : 1;
         const SystemView<T> v0 = view_of<T>(ops, first);
-        lu.select(0);
-        if (count == 1)
-            lu.load(v0.A, v0.a_row, v0.a_col);
-        else
-            lu.load_side_by_side(v0.A, v0.a_row, v0.a_col, count);
+        lu.load(v0.A, v0.a_row, v0.a_col, count);
         for (int l = 0; l < count; ++l) {
             const std::int64_t s = first + l;
             const SystemView<T> v = view_of<T>(ops, s);
@@ -523,13 +522,7 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
                 solves[l] = solves[l] && info == 0;
             }
         }
-        if (stores) {
-            lu.select(0);
-            if (count == 1)
-                lu.store(v0.A, v0.a_row, v0.a_col);
-            else
-                lu.store_side_by_side(v0.A, v0.a_row, v0.a_col, count);
-        }
+        if (stores) lu.store(v0.A, v0.a_row, v0.a_col, count);
         for (int l = 0; l < count; ++l) {
             if (!solves[l]) continue;
             const SystemView<T> v = view_of<T>(ops, first + l);
