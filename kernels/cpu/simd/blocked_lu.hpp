@@ -254,15 +254,13 @@ class BlockedLu {
         for (int k = n - 1; k >= 0; --k) std::swap(x[k], x[piv_[k]]);
     }
 
-    T* x() noexcept {
-        return x_.data();
-    }
+    T* x() noexcept { return x_.data(); }
 
   private:
     /// load() of `count` systems side by side (an interleaved block), in
     /// one pass over their elements: each line of the caller's block is
-    /// read once for all of them. (Through W x W register
-    /// transposes the moves ran no faster: they wait on memory.)
+    /// read once for all of them. (Through W x W register transposes the
+    /// moves ran no faster: they wait on memory.)
     void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         for (int j = 0; j < n_; ++j) {
             const T* from = A + j * col;
