@@ -182,11 +182,11 @@ int lanes_of(CpuFamily family, tdls_dtype_t dtype) noexcept {
     return bytes == 0 || info == nullptr ? 1 : bytes / info->real_bytes;
 }
 
-/// Systems of an interleaved block whose elements share a 64-byte line: the
+/// Systems of an interleaved block whose elements share a cache line: the
 /// blocked kernel loads and stores them together (blocked_lu.hpp).
 int systems_per_line(tdls_dtype_t dtype) noexcept {
     const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
-    return info == nullptr ? 1 : std::max(1, 64 / info->bytes);
+    return info == nullptr ? 1 : std::max(1, kernels::cpu::simd::line_bytes / info->bytes);
 }
 
 /// Whether the family has kernels of the type (the SIMD families take the
@@ -244,7 +244,8 @@ bool splits_512_bit_vectors() noexcept {
 int blocked_from_order(tdls_dtype_t dtype) noexcept {
     static const bool zen4 = kernels::cpu::amd_family_19h();
     const kernels::DtypeInfo* info = kernels::find_dtype(dtype);
-    if (zen4 || info == nullptr) return kernels::cpu::simd::max_order + 1;
+    // Complex systems have no blocked kernel (TDLS_BLOCKED_TYPES): the tiles up to max_order.
+    if (zen4 || info == nullptr || info->complex) return kernels::cpu::simd::max_order + 1;
     return kernels::cpu::simd::blocked_from(info->real_bytes);
 }
 

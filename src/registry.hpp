@@ -44,11 +44,12 @@ CpuFamily cpu_family() noexcept;
 /// halves (AMD family 19h with AVX-512: Zen 4), decided once per process.
 bool splits_512_bit_vectors() noexcept;
 
-/// The order from which real systems of dtype go to the family's blocked
-/// kernel rather than the SIMD tiles: kernels::cpu::simd::blocked_from, or
-/// past the tiles (max_order + 1) on AMD family 19h, where the tiles were
-/// measured ahead of the one-level blocked kernel up to 256 and the packed
-/// one was not measured.
+/// The order from which systems of dtype go to the family's blocked kernel
+/// rather than the SIMD tiles: for real types kernels::cpu::simd::
+/// blocked_from, past the tiles (max_order + 1) for complex ones (no
+/// blocked kernel) and on AMD family 19h, where the tiles were measured
+/// ahead of the one-level blocked kernel up to 256 and the packed one was
+/// not measured.
 int blocked_from_order(tdls_dtype_t dtype) noexcept;
 
 /// The inputs of the family a call takes (family_for).

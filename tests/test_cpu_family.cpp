@@ -143,6 +143,11 @@ TEST_CASE("the CPU kernels of each family tile their systems by the family's lan
             CHECK(
                 tdls::runtime::blocked_from_order(TDLS_FLOAT32) ==
                 (zen4 ? tdls::kernels::cpu::simd::max_order + 1 : tdls::kernels::cpu::simd::blocked_from(4)));
+            // Complex systems have no blocked kernel: the tiles up to max_order.
+            CHECK(tdls::runtime::blocked_from_order(TDLS_COMPLEX128) ==
+                  tdls::kernels::cpu::simd::max_order + 1);
+            CHECK(tdls::runtime::blocked_from_order(TDLS_COMPLEX64) ==
+                  tdls::kernels::cpu::simd::max_order + 1);
             const auto complex_tile = tdls::runtime::cpu_kernel(TDLS_COMPLEX128, row_major, 65, f.family);
             for (const int n :
                  {tdls::kernels::cpu::simd::blocked_from(8), tdls::kernels::cpu::simd::blocked_from(4),
@@ -201,12 +206,6 @@ const std::vector<Listed> listed_avx512 = {TDLS_SIMD_AVX512_INSTANCES(TDLS_TEST_
 #undef TDLS_TEST_GENERIC
 #undef TDLS_TEST_LISTED
 
-/// Whether the type is complex (no blocked kernel: the tiles serve it up to max_order).
-bool kernels_complex(tdls_dtype_t dtype) {
-    const tdls::kernels::DtypeInfo* info = tdls::kernels::find_dtype(dtype);
-    return info != nullptr && info->complex;
-}
-
 } // namespace
 
 TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "[registry][instances]") {
@@ -238,7 +237,7 @@ TEST_CASE("the registry serves exactly the SIMD instances the build compiled", "
                     INFO(tdls::runtime::name(f.family)
                          << ", dtype " << int(dtype) << ", row_major " << row_major << ", n = " << n);
                     const auto served = tdls::runtime::cpu_kernel(dtype, row_major, n, f.family);
-                    if (n >= tdls::runtime::blocked_from_order(dtype) && !kernels_complex(dtype)) {
+                    if (n >= tdls::runtime::blocked_from_order(dtype)) {
                         // The blocked kernel, one system per thread (the test above).
                         CHECK(served.run != expected);
                         CHECK(served.lanes == 1);

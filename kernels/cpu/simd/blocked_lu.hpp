@@ -36,6 +36,7 @@
 
 #include "../../common/batch_call.hpp"
 #include "aligned_buffer.hpp"
+#include "isa.hpp"
 #include "lanes.hpp"
 #include "packed_product.hpp"
 
@@ -83,9 +84,9 @@ class BlockedLu {
     /// stored together: load()); select() picks the one the other members
     /// work on.
     explicit BlockedLu(int n, int matrices = 1)
-        : n_(n), ld_(leading(n)), matrices_(matrices), a_(matrix_elements(n) * std::size_t(matrices)),
-          pivot_(std::size_t(n) * std::size_t(matrices)), x_(n), product_(n, block), origin_(n), place_(n),
-          held_(std::size_t(n)) {
+        : n_(n), ld_(leading(n)), matrices_(matrices), matrix_(matrix_elements(n)),
+          a_(matrix_ * std::size_t(matrices)), pivot_(std::size_t(n) * std::size_t(matrices)), x_(n),
+          product_(n, block), origin_(n), place_(n), held_(std::size_t(n)) {
         select(0);
     }
 
@@ -109,22 +110,20 @@ class BlockedLu {
         const std::int64_t fit = side_by_side_bytes / std::int64_t(matrix_elements(n) * sizeof(T));
         return int(std::max<std::int64_t>(1, std::min(line, fit)));
     }
-    /// Systems whose elements share a 64-byte line in an interleaved block.
-    static constexpr int line_systems = 64 / int(sizeof(T));
+    /// Systems whose elements share a line in an interleaved block.
+    static constexpr int line_systems = line_bytes / int(sizeof(T));
     /// The scratch of a group of side-by-side systems, per thread: n = 1024
     /// takes 3 doubles (or 7 floats) of the line's 8 (16).
     static constexpr std::int64_t side_by_side_bytes = std::int64_t(32) << 20;
 
     void select(int m) noexcept {
-        cur_ = a_.data() + matrix_elements(n_) * std::size_t(m);
+        cur_ = a_.data() + matrix_ * std::size_t(m);
         piv_ = pivot_.data() + std::size_t(n_) * std::size_t(m);
     }
 
     T* column(int j) noexcept { return cur_ + std::int64_t(j) * ld_; }
     /// Column j of matrix m of the scratch, whichever is selected.
-    T* at(int m, int j) noexcept {
-        return a_.data() + matrix_elements(n_) * std::size_t(m) + std::size_t(j) * ld_;
-    }
+    T* at(int m, int j) noexcept { return a_.data() + matrix_ * std::size_t(m) + std::size_t(j) * ld_; }
     int* pivots() noexcept { return piv_; }
 
     /// The caller's matrix (element (r, c) at A[r * row + c * col]) into
@@ -473,6 +472,7 @@ class BlockedLu {
     }
 
     int n_, ld_, matrices_;
+    std::size_t matrix_; // matrix_elements(n_): one matrix's stride in a_
     AlignedBuffer<T> a_;
     std::vector<int> pivot_;
     T* cur_;   // the selected matrix in a_
@@ -498,7 +498,7 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
         interleaved ? int(std::min<std::int64_t>(BlockedLu<T>::side_by_side(n), end - begin)) : 1;
     BlockedLu<T> lu(n, group);
     const T tau = T(call.pivot_threshold);
-    const bool stores = call.operation != Operation::Getrs && writes_factors(call.operation);
+    const bool stores = writes_factors(call.operation);
     bool solves[BlockedLu<T>::line_systems];
     for (std::int64_t first = begin; first < end;) {
         // The systems of this group: side by side within one block.

@@ -33,6 +33,11 @@ constexpr int blocked_from(int real_bytes) noexcept {
     return real_bytes == 8 ? 192 : 224;
 }
 
+/// The bytes of a cache line: the systems of an interleaved block whose
+/// elements share one are loaded and stored together by the blocked kernel
+/// (blocked_lu.hpp; the registry's CpuKernel::side_by_side).
+inline constexpr int line_bytes = 64;
+
 } // namespace tdls::kernels::cpu::simd
 
 #define TDLS_SIMD_DECLARE_RANGE_KERNEL(ISA)                                                                  \
