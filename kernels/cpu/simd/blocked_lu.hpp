@@ -61,6 +61,9 @@ class BlockedLu {
     /// in double.
     static constexpr int panel = 16;
     static_assert(panel % W == 0);
+    /// Columns of a panel updated together (update_panel_columns): 4 x 4
+    /// accumulators of 32 vector registers, 4 x 2 of 16.
+    static constexpr int panel_group = TDLS_SIMD_BYTES >= 64 ? 4 : 2;
     /// Columns of a block: the depth of the trailing update's packed
     /// product, a multiple of the panel. 96, 128, 192 and 256 ran within 3%
     /// of each other at n = 384..1024 on the AVX-512 Xeon host (192 and 256
@@ -290,18 +293,28 @@ class BlockedLu {
     }
 
     /// dgetf2's steps on columns k0..k0+kb-1, rows k0..n-1, left-looking:
-    /// column k first receives the updates of the panel's earlier columns
-    /// (update_panel_column), then is pivoted and scaled; exchanges within the
-    /// panel only. Right-looking, every step read and wrote the rest of the
-    /// panel (64 KiB at n = 256, past L1): 28% of the whole factorization sat
-    /// on those stores.
+    /// column k first receives the updates of the panel's earlier columns,
+    /// then is pivoted and scaled; exchanges within the panel only. The
+    /// columns go in groups of panel_group: the group's columns receive the
+    /// steps before the group together (update_panel_columns), each then the
+    /// group's own earlier steps at its turn (update_panel_column). An
+    /// exchange moves the partly updated rows of the later columns of the
+    /// group with the multipliers' rows, so every element receives the same
+    /// updates in the same order as column by column: the same bits.
+    /// Right-looking, every step read and wrote the rest of the panel (64 KiB
+    /// at n = 256, past L1): 28% of the whole factorization sat on those
+    /// stores.
     void factor_panel(int k0, int kb, T tau, int& info) noexcept {
         const int n = n_;
         const T floor = std::numeric_limits<T>::min();
         const bool relaxed = tau < T(1);
         for (int k = k0; k < k0 + kb; ++k) {
             T* c = column(k);
-            update_panel_column(k0, k);
+            const int g = (k - k0) % panel_group;
+            if (g == 0)
+                update_panel_columns(k0, k, std::min(panel_group, k0 + kb - k));
+            else
+                update_panel_column(k - g, k);
             const T in_place = std::fabs(c[k]);
             T best;
             const int below = first_largest_below(c, k + 1, best);
@@ -361,40 +374,91 @@ class BlockedLu {
         return row;
     }
 
-    /// Column k of the panel gets the updates of columns k0..k-1: its rows
-    /// k0..k-1 by forward substitution with their unit lower triangle (U's
-    /// part), its rows k..ld-1 by the product with their multipliers, four
-    /// row vectors at a time in registers (independent chains), the column
-    /// read and written once.
-    void update_panel_column(int k0, int k) noexcept {
-        T* c = column(k);
-        for (int q = k0; q < k; ++q) {
-            const T u = c[q];
-            const T* l = column(q);
-            for (int i = q + 1; i < k; ++i) c[i] = c[i] - l[i] * u;
-        }
+    /// Columns k..k+count-1 of the panel (count <= panel_group) get the
+    /// updates of columns k0..k-1: their rows k0..k-1 by forward
+    /// substitution with the unit lower triangle (U's part), their rows from
+    /// k on by the product with the multipliers, each element's updates in
+    /// increasing step order, the scalar rows rounded as the vector ones
+    /// (minus_as_vectors()). Below the head rows, 4 row vectors x count
+    /// columns in registers: each multiplier vector loaded serves every
+    /// column of the group, where one column at a time (update_panel_column)
+    /// every later column of the panel loaded them all again.
+    void update_panel_columns(int k0, int k, int count) noexcept {
         if (k == k0) return;
         const int head = std::min(ld_, (k + W - 1) / W * W);
-        for (int i = k; i < head; ++i) {
-            T x = c[i];
-            for (int q = k0; q < k; ++q) x = x - column(q)[i] * c[q];
-            c[i] = x;
+        for (int j = k; j < k + count; ++j) {
+            T* c = column(j);
+            for (int q = k0; q < k; ++q) {
+                const T u = c[q];
+                const T* l = column(q);
+                for (int i = q + 1; i < k; ++i) c[i] = minus_as_vectors(c[i], l[i], u);
+            }
+            for (int i = k; i < head; ++i) {
+                T x = c[i];
+                for (int q = k0; q < k; ++q) x = minus_as_vectors(x, column(q)[i], c[q]);
+                c[i] = x;
+            }
         }
+        switch (count) {
+        case 1:
+            return update_rows_below<1>(k0, k, head);
+        case 2:
+            return update_rows_below<2>(k0, k, head);
+        case 3:
+            return update_rows_below<3>(k0, k, head);
+        default:
+            return update_rows_below<panel_group>(k0, k, head);
+        }
+    }
+
+    /// Column k of the panel gets the updates of columns k0..k-1.
+    void update_panel_column(int k0, int k) noexcept {
+        update_panel_columns(k0, k, 1);
+    }
+
+    /// x - a b rounded as this ISA's vector updates round it: fused where it
+    /// has FMA (-ffp-contract=fast fuses every vector update), else twice.
+    /// Left to contraction, GCC vectorized the scalar rows' sum over the
+    /// steps as separate products and differences.
+    static T minus_as_vectors(T x, T a, T b) noexcept {
+#if defined(__FMA__)
+        return std::fma(-a, b, x);
+#else
+        return x - a * b;
+#endif
+    }
+
+    /// update_panel_columns()'s rows from `head` on, for G columns from k:
+    /// 4 x G vectors of accumulators, each column read and written once.
+    template <int G>
+    void update_rows_below(int k0, int k, int head) noexcept {
+        T* c[G];
+        for (int g = 0; g < G; ++g) c[g] = column(k + g);
         int i = head;
         for (; i + 4 * W <= ld_; i += 4 * W) {
-            V acc[4];
-            for (int r = 0; r < 4; ++r) acc[r] = L::load(c + i + r * W);
+            V acc[4][G];
+            for (int g = 0; g < G; ++g)
+                for (int r = 0; r < 4; ++r) acc[r][g] = L::load(c[g] + i + r * W);
             for (int q = k0; q < k; ++q) {
                 const T* l = column(q) + i;
-                const V u = L::broadcast(c + q);
-                for (int r = 0; r < 4; ++r) acc[r] = acc[r] - L::load(l + r * W) * u;
+                V m[4];
+                for (int r = 0; r < 4; ++r) m[r] = L::load(l + r * W);
+                for (int g = 0; g < G; ++g) {
+                    const V u = L::broadcast(c[g] + q);
+                    for (int r = 0; r < 4; ++r) acc[r][g] = acc[r][g] - m[r] * u;
+                }
             }
-            for (int r = 0; r < 4; ++r) L::store(c + i + r * W, acc[r]);
+            for (int g = 0; g < G; ++g)
+                for (int r = 0; r < 4; ++r) L::store(c[g] + i + r * W, acc[r][g]);
         }
         for (; i < ld_; i += W) {
-            V acc = L::load(c + i);
-            for (int q = k0; q < k; ++q) acc = acc - L::load(column(q) + i) * L::broadcast(c + q);
-            L::store(c + i, acc);
+            V acc[G];
+            for (int g = 0; g < G; ++g) acc[g] = L::load(c[g] + i);
+            for (int q = k0; q < k; ++q) {
+                const V m = L::load(column(q) + i);
+                for (int g = 0; g < G; ++g) acc[g] = acc[g] - m * L::broadcast(c[g] + q);
+            }
+            for (int g = 0; g < G; ++g) L::store(c[g] + i, acc[g]);
         }
     }
 
@@ -410,7 +474,24 @@ class BlockedLu {
         bool any = false;
         for (int k = k0; k < k0 + kb; ++k) any |= p[k] != k;
         if (!any) return;
-        for (int j = first; j < last; ++j) {
+        int j = first;
+        // Four columns at a time: one column's exchanges form a chain through
+        // memory (a later step may move the row an earlier one wrote), four
+        // columns are four independent chains.
+        for (; j + 4 <= last; j += 4) {
+            T* c0 = column(j);
+            T* c1 = column(j + 1);
+            T* c2 = column(j + 2);
+            T* c3 = column(j + 3);
+            for (int k = k0; k < k0 + kb; ++k) {
+                const int r = p[k];
+                std::swap(c0[k], c0[r]);
+                std::swap(c1[k], c1[r]);
+                std::swap(c2[k], c2[r]);
+                std::swap(c3[k], c3[r]);
+            }
+        }
+        for (; j < last; ++j) {
             T* c = column(j);
             for (int k = k0; k < k0 + kb; ++k) std::swap(c[k], c[p[k]]);
         }
