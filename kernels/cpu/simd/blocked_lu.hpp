@@ -310,11 +310,16 @@ class BlockedLu {
         const bool relaxed = tau < T(1);
         for (int k = k0; k < k0 + kb; ++k) {
             T* c = column(k);
-            const int g = (k - k0) % panel_group;
-            if (g == 0)
-                update_panel_columns(k0, k, std::min(panel_group, k0 + kb - k));
+            // A panel's last columns short of a whole group (its width is
+            // not a multiple of panel_group: the matrix's last panel, with
+            // few rows below) go column by column.
+            const int group = k0 + (k - k0) / panel_group * panel_group;
+            if (group + panel_group > k0 + kb)
+                update_panel_column(k0, k);
+            else if (k == group)
+                update_panel_columns(k0, k, panel_group);
             else
-                update_panel_column(k - g, k);
+                update_panel_column(group, k);
             const T in_place = std::fabs(c[k]);
             T best;
             const int below = first_largest_below(c, k + 1, best);
@@ -374,7 +379,7 @@ class BlockedLu {
         return row;
     }
 
-    /// Columns k..k+count-1 of the panel (count <= panel_group) get the
+    /// Columns k..k+count-1 of the panel (count 1 or panel_group) get the
     /// updates of columns k0..k-1: their rows k0..k-1 by forward
     /// substitution with the unit lower triangle (U's part), their rows from
     /// k on by the product with the multipliers, each element's updates in
@@ -399,16 +404,10 @@ class BlockedLu {
                 c[i] = x;
             }
         }
-        switch (count) {
-        case 1:
-            return update_rows_below<1>(k0, k, head);
-        case 2:
-            return update_rows_below<2>(k0, k, head);
-        case 3:
-            return update_rows_below<3>(k0, k, head);
-        default:
-            return update_rows_below<panel_group>(k0, k, head);
-        }
+        if (count == panel_group)
+            update_rows_below<panel_group>(k0, k, head);
+        else
+            update_rows_below<1>(k0, k, head);
     }
 
     /// Column k of the panel gets the updates of columns k0..k-1.
