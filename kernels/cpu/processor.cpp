@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include <unistd.h>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -27,7 +29,20 @@ bool read_amd_family_19h() noexcept {
 #endif
 }
 
+long read_l2_bytes_per_core() noexcept {
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (bytes > 0) return bytes;
+#endif
+    return 1L << 20;
+}
+
 } // namespace
+
+long l2_bytes_per_core() noexcept {
+    static const long bytes = read_l2_bytes_per_core(); // thread-safe, once
+    return bytes;
+}
 
 bool amd_family_19h() noexcept {
     static const bool answer = read_amd_family_19h(); // thread-safe, once

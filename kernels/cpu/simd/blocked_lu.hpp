@@ -38,6 +38,7 @@
 #include "aligned_buffer.hpp"
 #include "isa.hpp"
 #include "lanes.hpp"
+#include "../processor.hpp"
 #include "packed_product.hpp"
 
 #ifndef TDLS_SIMD_BYTES
@@ -86,10 +87,26 @@ class BlockedLu {
     /// Scratch for `matrices` systems (side by side ones are loaded and
     /// stored together: load()); select() picks the one the other members
     /// work on.
-    explicit BlockedLu(int n, int matrices = 1)
-        : n_(n), ld_(leading(n)), matrices_(matrices), matrix_(matrix_elements(n)),
+    /// How factor() orders each trailing update. look_ahead: the next
+    /// block's columns first, then the next block factored, then the rest of
+    /// the trailing matrix, in slices of slice_columns when the block's
+    /// packed multipliers take at most held_bytes (else as one product).
+    /// Every order gives the same bits; tests pin each.
+    struct UpdateOrder {
+        bool look_ahead;
+        std::int64_t held_bytes;
+    };
+    /// Look-ahead in double. On the AVX-512 Xeon host (family 6, model
+    /// 207) it ran 1.03-1.06x faster at n = 768 and 1024 and level from 192
+    /// to 512; in float 0.93-0.95x at 384..1024, though the updates
+    /// themselves ran no slower (where the loss lies was not found). The
+    /// slices' multipliers are read from L2: half of it is theirs.
+    static UpdateOrder preferred_order() noexcept { return {sizeof(T) == 8, l2_bytes_per_core() / 2}; }
+
+    explicit BlockedLu(int n, int matrices = 1, UpdateOrder order = preferred_order())
+        : n_(n), ld_(leading(n)), matrices_(matrices), order_(order), matrix_(matrix_elements(n)),
           a_(matrix_ * std::size_t(matrices)), pivot_(std::size_t(n) * std::size_t(matrices)), x_(n),
-          product_(n, block), origin_(n), place_(n), held_(std::size_t(n)) {
+          product_(n, block, order.look_ahead ? ld_ : 0), origin_(n), place_(n), held_(std::size_t(n)) {
         select(0);
     }
 
@@ -194,29 +211,47 @@ class BlockedLu {
     /// P A = L U in place; pivots()[k] = the row exchanged with row k at step
     /// k (0-based). Returns LAPACK's info. Two levels of blocks, dgetrf's
     /// order at each: a block of `block` columns is factored panel by panel
-    /// (each panel by dgetf2's steps, then its interchanges across the
-    /// block, its rows of U solved, and the rest of the block updated by the
-    /// packed product); then the block's interchanges reach the other
+    /// (factor_block()); then the block's interchanges reach the other
     /// columns, its rows of U right of it are solved, and the trailing
-    /// matrix gets one packed product of depth `block`.
+    /// matrix gets one packed product of depth `block` (update_columns()).
+    /// With look-ahead (UpdateOrder), the next block's columns get that
+    /// update first and the next block is factored before the rest of the
+    /// trailing matrix is updated. Every column receives the same operations
+    /// in the same order either way: the same bits.
     int factor(T tau) noexcept {
         int info = 0;
+        factor_block(0, std::min(n_, block), tau, info);
         for (int k0 = 0; k0 < n_; k0 += block) {
             const int end = std::min(n_, k0 + block);
-            for (int j0 = k0; j0 < end; j0 += panel) {
-                const int jb = std::min(panel, end - j0);
-                factor_panel(j0, jb, tau, info);
-                exchange(j0, jb, k0, j0);
-                exchange(j0, jb, j0 + jb, end);
-                if (j0 + jb == end) break;
-                solve_then_minus(j0, jb, ld_, j0 + jb, end);
-            }
-            exchange(k0, end - k0, end, n_);
             if (end == n_) break;
-            for (int j0 = k0; j0 < end; j0 += panel) {
-                solve_then_minus(j0, std::min(panel, end - j0), end, end, n_);
+            const int next = std::min(n_, end + block);
+            if (!order_.look_ahead) {
+                update_columns(k0, end, end, n_, false, false);
+                factor_block(end, next, tau, info);
+                continue;
             }
-            minus_product(end, ld_, end, n_, k0, end);
+            // The first block's interchanges reach the columns right of it
+            // with its update; every later block's were applied by the loop
+            // below of the block before it.
+            const bool exchanged = k0 > 0;
+            const bool sliced =
+                std::int64_t(ld_ - end) * (end - k0) * std::int64_t(sizeof(T)) <= order_.held_bytes;
+            if (sliced) product_.hold(ld_ - end, end - k0, column(k0) + end, ld_);
+            for (int c0 = end; c0 < next; c0 += slice_columns) {
+                const int c1 = sliced ? std::min(next, c0 + slice_columns) : next;
+                update_columns(k0, end, c0, c1, exchanged, sliced);
+                if (!sliced) break;
+            }
+            factor_block(end, next, tau, info);
+            // The rest, slice by slice, each given the next block's
+            // interchanges while it is in cache: as the first touch of the
+            // next block's update, the exchanges missed at random rows.
+            for (int c0 = next; c0 < n_; c0 += slice_columns) {
+                const int c1 = sliced ? std::min(n_, c0 + slice_columns) : n_;
+                update_columns(k0, end, c0, c1, exchanged, sliced);
+                exchange(end, next - end, c0, c1);
+                if (!sliced) break;
+            }
         }
         exchange_left();
         return info;
@@ -259,6 +294,41 @@ class BlockedLu {
     T* x() noexcept { return x_.data(); }
 
   private:
+    /// dgetrf's steps on the block of columns [k0, end): panel by panel,
+    /// each factored (dgetf2's steps), its interchanges applied across the
+    /// block, its rows of U right of it solved and the block below them
+    /// updated.
+    void factor_block(int k0, int end, T tau, int& info) noexcept {
+        for (int j0 = k0; j0 < end; j0 += panel) {
+            const int jb = std::min(panel, end - j0);
+            factor_panel(j0, jb, tau, info);
+            exchange(j0, jb, k0, j0);
+            exchange(j0, jb, j0 + jb, end);
+            if (j0 + jb == end) break;
+            solve_then_minus(j0, jb, ld_, j0 + jb, end);
+        }
+    }
+
+    /// Columns [c0, c1) right of the block [k0, end) get its interchanges
+    /// (unless `exchanged`), their rows k0..end-1 become rows of U (solved
+    /// panel by panel), and the rows below them the product of the block's
+    /// multipliers and those rows: from the multipliers packed once for the
+    /// block (`held`, PackedProduct::hold()) or packed by the product. Each
+    /// column's work depends on that column and the block only, so any
+    /// split of the columns gives the same bits.
+    void update_columns(int k0, int end, int c0, int c1, bool exchanged, bool held) noexcept {
+        if (!exchanged) exchange(k0, end - k0, c0, c1);
+        for (int j0 = k0; j0 < end; j0 += panel) solve_then_minus(j0, std::min(panel, end - j0), end, c0, c1);
+        if (held)
+            product_.minus_held(c1 - c0, column(c0) + k0, ld_, column(c0) + end, ld_);
+        else
+            minus_product(end, ld_, c0, c1, k0, end);
+    }
+
+    /// Columns of a slice of a trailing update (UpdateOrder): 64 ran level
+    /// with 32 and 128 at n = 512 and 1024 in double.
+    static constexpr int slice_columns = 64;
+
     /// load() of `count` systems side by side (an interleaved block), in
     /// one pass over their elements: each line of the caller's block is
     /// read once for all of them. (Through W x W register transposes the
@@ -552,6 +622,7 @@ class BlockedLu {
     }
 
     int n_, ld_, matrices_;
+    UpdateOrder order_;
     std::size_t matrix_; // matrix_elements(n_): one matrix's stride in a_
     AlignedBuffer<T> a_;
     std::vector<int> pivot_;

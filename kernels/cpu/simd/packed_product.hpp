@@ -61,10 +61,12 @@ class PackedProduct {
     using L = Lanes<T, W>;
     using V = typename L::V;
 
-    PackedProduct(int columns, int depth)
-        : columns_(columns), depth_(depth),
+    /// held_rows: the most rows of A that hold() will pack whole (0: none).
+    PackedProduct(int columns, int depth, int held_rows = 0)
+        : columns_(columns), depth_(depth), held_rows_(held_rows),
           a_(std::size_t(Shape::a_block_bytes) / sizeof(T) + std::size_t(mr) * std::size_t(depth)),
-          b_(std::size_t((columns + C - 1) / C) * C * std::size_t(depth)) {}
+          b_(std::size_t((columns + C - 1) / C) * C * std::size_t(depth)),
+          held_(std::size_t(held_rows) * std::size_t(depth)) {}
 
     /// C (m x n, ldc) -= A (m x k, lda) B (k x n, ldb), every operand
     /// column-major; n and k within the sizes given at construction.
@@ -95,6 +97,25 @@ class PackedProduct {
         if (m > 0) minus_packed(m, n, k, A, lda, Cm, ldc);
     }
 
+    /// Packs A (m x k, lda; m a multiple of W) whole, for minus_held():
+    /// the multipliers of a trailing update applied to its columns slice
+    /// by slice are then packed once, not once per slice.
+    void hold(int m, int k, const T* A, std::int64_t lda) noexcept {
+        if (m > held_rows_ || k > depth_ || m % W != 0) __builtin_trap(); // a caller's bug
+        held_m_ = m;
+        held_k_ = k;
+        pack_a(held_.data(), m, k, A, lda);
+    }
+
+    /// C (m x n, ldc) -= A B with the A of the last hold() (m x k) and B
+    /// (k x n, ldb): minus()'s arithmetic, element for element.
+    void minus_held(int n, const T* B, std::int64_t ldb, T* Cm, std::int64_t ldc) noexcept {
+        if (held_m_ <= 0 || n <= 0 || held_k_ <= 0) return;
+        check(n, held_k_);
+        pack_b(n, held_k_, B, ldb);
+        minus_panels(held_.data(), held_m_, n, held_k_, Cm, ldc);
+    }
+
   private:
     void check(int n, int k) const noexcept {
         if (n > columns_ || k > depth_) __builtin_trap(); // the scratch was sized for less: a caller's bug
@@ -102,7 +123,6 @@ class PackedProduct {
 
     /// C (m x n) -= A (m x k) times the packed B (pack_b).
     void minus_packed(int m, int n, int k, const T* A, std::int64_t lda, T* Cm, std::int64_t ldc) noexcept {
-        const int panels = (n + C - 1) / C;
         // Whole vectors through the kernel; rows past the last whole vector
         // (none in the blocked LU, whose row ranges are multiples of W) by
         // the scalar tail. A block of rows: about a_block_bytes of packed A,
@@ -112,21 +132,8 @@ class PackedProduct {
             std::max<int>(mr, int(Shape::a_block_bytes / (std::int64_t(k) * sizeof(T))) / mr * mr);
         for (int i0 = 0; i0 < vector_rows; i0 += block) {
             const int rows = std::min(block, vector_rows - i0);
-            pack_a(rows, k, A + i0, lda);
-            for (int p = 0; p < panels; ++p) {
-                const int j = p * C;
-                const int cols = std::min(C, n - j);
-                const T* bp = b_.data() + std::size_t(p) * C * k;
-                int i = 0;
-                for (; i + mr <= rows; i += mr)
-                    kernel<R>(k, a_.data() + std::size_t(i) * k, bp, Cm + i0 + i + j * ldc, ldc, cols);
-                const int left = (rows - i) / W;
-                const T* ap = a_.data() + std::size_t(i) * k;
-                T* c = Cm + i0 + i + j * ldc;
-                if (left == 1) kernel<1>(k, ap, bp, c, ldc, cols);
-                if constexpr (R > 2)
-                    if (left == 2) kernel<2>(k, ap, bp, c, ldc, cols);
-            }
+            pack_a(a_.data(), rows, k, A + i0, lda);
+            minus_panels(a_.data(), rows, n, k, Cm + i0, ldc);
         }
         for (int i = vector_rows; i < m; ++i)
             for (int j = 0; j < n; ++j) {
@@ -135,6 +142,27 @@ class PackedProduct {
                     s += A[i + q * lda] * b_.data()[(std::size_t(j / C) * k + q) * C + j % C];
                 Cm[i + j * ldc] -= s;
             }
+    }
+
+    /// `rows` (a multiple of W) rows of C (m x n) minus the packed A at ap
+    /// (pack_a) times the packed B: B panel by B panel (one in L1), each
+    /// down every row panel of A.
+    void minus_panels(const T* ap, int rows, int n, int k, T* Cm, std::int64_t ldc) noexcept {
+        const int panels = (n + C - 1) / C;
+        for (int p = 0; p < panels; ++p) {
+            const int j = p * C;
+            const int cols = std::min(C, n - j);
+            const T* bp = b_.data() + std::size_t(p) * C * k;
+            int i = 0;
+            for (; i + mr <= rows; i += mr)
+                kernel<R>(k, ap + std::size_t(i) * k, bp, Cm + i + j * ldc, ldc, cols);
+            const int left = (rows - i) / W;
+            const T* a = ap + std::size_t(i) * k;
+            T* c = Cm + i + j * ldc;
+            if (left == 1) kernel<1>(k, a, bp, c, ldc, cols);
+            if constexpr (R > 2)
+                if (left == 2) kernel<2>(k, a, bp, c, ldc, cols);
+        }
     }
 
     /// Forward substitution with the unit lower triangle at Lm on one packed
@@ -222,8 +250,7 @@ class PackedProduct {
     /// `rows` (a multiple of W) rows of A in panels of mr: panel p, step q,
     /// row r at a_[(p * k + q) * mr + r]; a last panel of fewer rows is
     /// packed at its own height (the kernel of that many vectors reads it).
-    void pack_a(int rows, int k, const T* A, std::int64_t lda) noexcept {
-        T* to = a_.data();
+    static void pack_a(T* to, int rows, int k, const T* A, std::int64_t lda) noexcept {
         for (int i = 0; i < rows; i += mr) {
             const int height = std::min(mr, rows - i);
             for (int q = 0; q < k; ++q, to += height) {
@@ -266,8 +293,9 @@ class PackedProduct {
         }
     }
 
-    int columns_, depth_;
-    AlignedBuffer<T> a_, b_;
+    int columns_, depth_, held_rows_;
+    int held_m_ = 0, held_k_ = 0; // the shape of the held A (hold())
+    AlignedBuffer<T> a_, b_, held_;
 };
 
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
