@@ -84,9 +84,6 @@ class BlockedLu {
         return ld;
     }
 
-    /// Scratch for `matrices` systems (side by side ones are loaded and
-    /// stored together: load()); select() picks the one the other members
-    /// work on.
     /// How factor() orders each trailing update. look_ahead: the next
     /// block's columns first, then the next block factored, then the rest of
     /// the trailing matrix, in slices of slice_columns when the block's
@@ -103,6 +100,9 @@ class BlockedLu {
     /// slices' multipliers are read from L2: half of it is theirs.
     static UpdateOrder preferred_order() noexcept { return {sizeof(T) == 8, l2_bytes_per_core() / 2}; }
 
+    /// Scratch for `matrices` systems (side by side ones are loaded and
+    /// stored together: load()); select() picks the one the other members
+    /// work on.
     explicit BlockedLu(int n, int matrices = 1, UpdateOrder order = preferred_order())
         : n_(n), ld_(leading(n)), matrices_(matrices), order_(order), matrix_(matrix_elements(n)),
           a_(matrix_ * std::size_t(matrices)), pivot_(std::size_t(n) * std::size_t(matrices)), x_(n),

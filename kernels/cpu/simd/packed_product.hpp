@@ -12,7 +12,8 @@
 //   8 KiB at k = 128 in double, an L1 share).
 // - A (m x k, the multipliers) is packed a block of rows at a time (about
 //   192 KiB, an L2 share) into panels of R vectors of rows, each panel k
-//   steps of R * W contiguous values.
+//   steps of R * W contiguous values; or whole, once (hold()), when the
+//   blocked LU applies one trailing update to its columns slice by slice.
 // - The inner kernel holds an R vectors x C columns block of A B in
 //   registers over the k steps (R * C accumulators, R vectors of A and one
 //   broadcast element of B beside them), then subtracts it from C: C is
@@ -247,8 +248,8 @@ class PackedProduct {
             for (int r = q; r < k; ++r) B[r + (j + c) * ldb] = x[r * C + c];
     }
 
-    /// `rows` (a multiple of W) rows of A in panels of mr: panel p, step q,
-    /// row r at a_[(p * k + q) * mr + r]; a last panel of fewer rows is
+    /// `rows` (a multiple of W) rows of A in panels of mr into `to`: panel
+    /// p, step q, row r at to[(p * k + q) * mr + r]; a last panel of fewer rows is
     /// packed at its own height (the kernel of that many vectors reads it).
     static void pack_a(T* to, int rows, int k, const T* A, std::int64_t lda) noexcept {
         for (int i = 0; i < rows; i += mr) {
