@@ -93,12 +93,18 @@ class BlockedLu {
         bool look_ahead;
         std::int64_t held_bytes;
     };
-    /// Look-ahead in double. On the AVX-512 Xeon host (family 6, model
-    /// 207) it ran 1.03-1.06x faster at n = 768 and 1024 and level from 192
-    /// to 512; in float 0.93-0.95x at 384..1024, though the updates
-    /// themselves ran no slower (where the loss lies was not found). The
-    /// slices' multipliers are read from L2: half of it is theirs.
-    static UpdateOrder preferred_order() noexcept { return {sizeof(T) == 8, l2_bytes_per_core() / 2}; }
+    /// Look-ahead where it was measured to gain: double with 64-byte
+    /// vectors, on processors other than AMD family 19h. On the AVX-512 Xeon
+    /// host (family 6, model 207) it ran 1.03-1.06x faster at n = 768 and
+    /// 1024 and level from 192 to 512; in float 0.93-0.95x at 384..1024,
+    /// though the updates themselves ran no slower (where the loss lies was
+    /// not found); the AVX2 and generic families' double ran level with it
+    /// there (0.98-1.02x at n = 512..1024). Not measured on Zen 4, whose
+    /// 512-bit instructions run as two halves. The slices' multipliers are
+    /// read from L2: half of it is theirs.
+    static UpdateOrder preferred_order() noexcept {
+        return {sizeof(T) == 8 && TDLS_SIMD_BYTES >= 64 && !amd_family_19h(), l2_bytes_per_core() / 2};
+    }
 
     /// Scratch for `matrices` systems (side by side ones are loaded and
     /// stored together: load()); select() picks the one the other members
