@@ -243,21 +243,22 @@ class BlockedLu {
             const bool sliced =
                 std::int64_t(ld_ - end) * (end - k0) * std::int64_t(sizeof(T)) <= order_.held_bytes;
             if (sliced) product_.hold(ld_ - end, end - k0, column(k0) + end, ld_);
-            for (int c0 = end; c0 < next; c0 += slice_columns) {
-                const int c1 = sliced ? std::min(next, c0 + slice_columns) : next;
-                update_columns(k0, end, c0, c1, exchanged, sliced);
-                if (!sliced) break;
-            }
+            // Columns [first, last) updated in slices (one when not sliced),
+            // each then given the next block's interchanges if asked.
+            const auto update_slices = [&](int first, int last, bool then_exchange) {
+                for (int c0 = first; c0 < last;) {
+                    const int c1 = sliced ? std::min(last, c0 + slice_columns) : last;
+                    update_columns(k0, end, c0, c1, exchanged, sliced);
+                    if (then_exchange) exchange(end, next - end, c0, c1);
+                    c0 = c1;
+                }
+            };
+            update_slices(end, next, false);
             factor_block(end, next, tau, info);
-            // The rest, slice by slice, each given the next block's
-            // interchanges while it is in cache: as the first touch of the
-            // next block's update, the exchanges missed at random rows.
-            for (int c0 = next; c0 < n_; c0 += slice_columns) {
-                const int c1 = sliced ? std::min(n_, c0 + slice_columns) : n_;
-                update_columns(k0, end, c0, c1, exchanged, sliced);
-                exchange(end, next - end, c0, c1);
-                if (!sliced) break;
-            }
+            // The rest, each slice given the next block's interchanges while
+            // it is in cache: as the first touch of the next block's update,
+            // the exchanges missed at random rows.
+            update_slices(next, n_, true);
         }
         exchange_left();
         return info;
