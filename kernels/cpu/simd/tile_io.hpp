@@ -5,8 +5,9 @@
 // - a full tile whose systems store runs of at least W consecutive elements
 //   (a packed matrix, or columns of order >= W): vector loads of each
 //   system's run and W x W transposes (transpose.hpp);
-// - anything else (order < W with padding, steps other than 1, the last,
-//   partial tile): element by element through each system's view.
+// - any other full tile (runs shorter than W, steps other than 1): a
+//   gather per element (gather.hpp);
+// - the last, partial tile: element by element through each system's view.
 // Lanes past the end of the range hold an identity system, read and written
 // nowhere.
 #pragma once
@@ -15,6 +16,7 @@
 #include <cstdint>
 
 #include "../../common/batch_accessor.hpp"
+#include "gather.hpp"
 #include "tile_lu.hpp"
 #include "transpose.hpp"
 
@@ -101,6 +103,15 @@ bool lanes_follow(const TileSystems<T, W>& s, P* SystemView<T>::*member, std::in
     return true;
 }
 
+/// The byte address of each lane's operand `member` (a full tile): the
+/// bases of gather_lanes.
+template <typename T, int W, typename P>
+LaneAddresses<W> addresses_of(const TileSystems<T, W>& s, P* SystemView<T>::*member) noexcept {
+    LaneAddresses<W> a;
+    for (int l = 0; l < W; ++l) a.at[l] = std::int64_t(reinterpret_cast<std::uintptr_t>(s.view[l].*member));
+    return a;
+}
+
 /// The same for a full tile.
 template <typename T, int W>
 bool back_to_back(const TileSystems<T, W>& s, T* SystemView<T>::*operand, std::int64_t elements) noexcept {
@@ -138,6 +149,15 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
             for (int l = 0; l < W; ++l) src[l] = s.view[l].A + j * first.a_col;
             gather_runs<T, W>(t.at(0, j), src, n);
         }
+        return;
+    }
+    if (s.count == W) {
+        // Short runs or steps other than 1: a gather per element. The
+        // strides are the call's, the same in every lane.
+        const LaneAddresses<W> base = addresses_of(s, &SystemView<T>::A);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+                L::store(t.at(i, j), gather_lanes<T, W>(base, (i * first.a_row + j * first.a_col) * sizeof(T)));
         return;
     }
     for (int l = 0; l < s.count; ++l) {
@@ -275,6 +295,15 @@ void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column
             for (int l = 0; l < W; ++l) src[l] = s.view[l].B + (first_column + c) * step;
             gather_runs<T, W>(at(0, c), src, n);
         }
+        return;
+    }
+    if (s.count == W) { // as load_matrices: a gather per element
+        const LaneAddresses<W> base = addresses_of(s, &SystemView<T>::B);
+        const SystemView<T>& v = s.view[0];
+        for (int c = 0; c < columns; ++c)
+            for (int i = 0; i < n; ++i)
+                L::store(at(i, c),
+                         gather_lanes<T, W>(base, (i * v.b_row + (first_column + c) * v.b_col) * sizeof(T)));
         return;
     }
     for (int l = 0; l < s.count; ++l) {
