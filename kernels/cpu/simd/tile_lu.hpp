@@ -179,6 +179,13 @@ inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int
         exchange_rows<T, W>(block, ld, columns, k, rows, Lanes<T, W>::load(t.pivot(k)));
 }
 
+/// Static orders whose steps exchange by masked blends of row k with every
+/// row below it, whether a lane chose it or not (tile_lu's factor): the set
+/// of rows the lanes chose, computed lane by lane, and the branches on its
+/// size cost more than the blends they spare.
+template <int N>
+inline constexpr bool blends_every_row_below = N > 0 && N <= 6;
+
 /// The set of rows exchanged with row k, from the pivots of step k.
 template <typename T, int W, int N>
 inline std::uint64_t rows_exchanged_at(const Tile<T, W, N>& t, int k) noexcept {
@@ -385,14 +392,22 @@ template <bool Panels, typename T, int W, int N, typename Step>
         const M singular = (largest < floor) | (largest == zero);
         info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
 
-        const std::uint64_t rows = rows_exchanged_at(t, k);
-        t.swaps(k) = rows;
-        // A few distinct rows: masked vector exchanges; many (or, past order
-        // 64, any: every_lane_exchanges): lane by lane.
-        if (__builtin_popcountll(rows) <= 3)
+        if constexpr (blends_every_row_below<N>) {
+            // Every row below k, whichever the lanes chose: the same blends
+            // in every tile, no branch on the data.
+            const std::uint64_t rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
+            t.swaps(k) = rows;
             exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
-        else if (rows)
-            exchange_lane_rows(t, k);
+        } else {
+            const std::uint64_t rows = rows_exchanged_at(t, k);
+            t.swaps(k) = rows;
+            // A few distinct rows: masked vector exchanges; many (or, past
+            // order 64, any: every_lane_exchanges): lane by lane.
+            if (__builtin_popcountll(rows) <= 3)
+                exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
+            else if (rows)
+                exchange_lane_rows(t, k);
+        }
 
         const V reciprocal = singular ? one : one / L::load(t.at(k, k));
         for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
