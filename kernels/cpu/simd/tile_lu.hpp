@@ -182,9 +182,13 @@ inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int
 /// Static orders whose steps exchange by masked blends of row k with every
 /// row below it, whether a lane chose it or not (tile_lu's factor): the set
 /// of rows the lanes chose, computed lane by lane, and the branches on its
-/// size cost more than the blends they spare.
-template <int N>
-inline constexpr bool blends_every_row_below = N > 0 && N <= 6;
+/// size cost more than the blends they spare. The blends grow with the
+/// order squared, the gathers and scatters they replace with the lanes: on
+/// the model-207 Xeon host (AVX-512) the blends ran 1.06-1.22x at n = 2..6,
+/// and in float 1.05-1.09x at 7 and 8, where double lost 2-3% and both lost
+/// 8-27% at 12 and 16 (docs/cpu_simd.md).
+template <typename T, int N>
+inline constexpr bool blends_every_row_below = N > 0 && N <= (sizeof(T) == 4 ? 8 : 6);
 
 /// The set of rows exchanged with row k, from the pivots of step k.
 template <typename T, int W, int N>
@@ -392,7 +396,7 @@ template <bool Panels, typename T, int W, int N, typename Step>
         const M singular = (largest < floor) | (largest == zero);
         info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
 
-        if constexpr (blends_every_row_below<N>) {
+        if constexpr (blends_every_row_below<T, N>) {
             // Every row below k, whichever the lanes chose: the same blends
             // in every tile, no branch on the data.
             const std::uint64_t rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
