@@ -75,4 +75,63 @@ inline typename Lanes<T, W>::V gather_lanes(const LaneAddresses<W>& base, std::i
     }(std::make_index_sequence<W>{});
 }
 
+/// Whether this ISA scatters (AVX-512): scatter_lanes and
+/// scatter_pivot_lanes are then one instruction per vector (two for 16
+/// lanes) rather than W scalar stores.
+template <typename T, int W>
+inline constexpr bool scatters =
+#if defined(__AVX512F__)
+    W * sizeof(T) == 64;
+#else
+    false;
+#endif
+
+/// The inverse of gather_lanes, where `scatters`: lane l of v to the T at
+/// address base.at[l] + offset. Element by element, each lane was a scalar
+/// load of the tile and a scalar store: up to a sixth of the call at n = 3
+/// in float (matrices of 9 elements; model-207 Xeon host).
+template <typename T, int W>
+inline void scatter_lanes([[maybe_unused]] const LaneAddresses<W>& base, [[maybe_unused]] std::int64_t offset,
+                          [[maybe_unused]] typename Lanes<T, W>::V v) noexcept {
+    static_assert(scatters<T, W>, "scatter_lanes needs AVX-512: callers check scatters<T, W>");
+#if defined(__AVX512F__)
+    const __m512i shift = _mm512_set1_epi64(offset);
+    const __m512i lo = _mm512_add_epi64(_mm512_load_si512(base.at), shift);
+    if constexpr (sizeof(T) == 8) {
+        _mm512_i64scatter_pd(nullptr, lo, (__m512d)v, 1);
+    } else {
+        const __m512i hi = _mm512_add_epi64(_mm512_load_si512(base.at + 8), shift);
+        // Halves as vector shuffles: GCC 12's extract intrinsics warn of an
+        // uninitialized operand of their own.
+        const auto low = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+        const auto high = __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+        _mm512_i64scatter_ps(nullptr, lo, (__m256)low, 1);
+        _mm512_i64scatter_ps(nullptr, hi, (__m256)high, 1);
+    }
+#endif
+}
+
+/// LAPACK's 1-based pivots of one step, where `scatters`: lane l's 0-based
+/// pivot row plus one, as a 32-bit entry at base.at[l] + offset.
+template <typename T, int W>
+inline void scatter_pivot_lanes([[maybe_unused]] const LaneAddresses<W>& base, [[maybe_unused]] std::int64_t offset,
+                                [[maybe_unused]] typename Lanes<T, W>::M pivot) noexcept {
+    static_assert(scatters<T, W>, "scatter_pivot_lanes needs AVX-512: callers check scatters<T, W>");
+#if defined(__AVX512F__)
+    const __m512i shift = _mm512_set1_epi64(offset);
+    const __m512i lo = _mm512_add_epi64(_mm512_load_si512(base.at), shift);
+    const auto one = pivot + 1;
+    if constexpr (sizeof(T) == 8) {
+        const auto narrow = __builtin_convertvector(one, VectorOf<std::int32_t, 32>::type);
+        _mm512_i64scatter_epi32(nullptr, lo, (__m256i)narrow, 1);
+    } else {
+        const __m512i hi = _mm512_add_epi64(_mm512_load_si512(base.at + 8), shift);
+        const auto low = __builtin_shufflevector(one, one, 0, 1, 2, 3, 4, 5, 6, 7);
+        const auto high = __builtin_shufflevector(one, one, 8, 9, 10, 11, 12, 13, 14, 15);
+        _mm512_i64scatter_epi32(nullptr, lo, (__m256i)low, 1);
+        _mm512_i64scatter_epi32(nullptr, hi, (__m256i)high, 1);
+    }
+#endif
+}
+
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
