@@ -205,15 +205,6 @@ void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept
         }
         return;
     }
-    if constexpr (scatters<T, W>) {
-        if (s.count == W) { // the inverse of load_matrices' gathers
-            const LaneAddresses<W> base = addresses_of(s, &SystemView<T>::A);
-            for (int j = 0; j < n; ++j)
-                for (int i = 0; i < n; ++i)
-                    scatter_lanes<T, W>(base, (i * first.a_row + j * first.a_col) * sizeof(T), L::load(t.at(i, j)));
-            return;
-        }
-    }
     for (int l = 0; l < s.count; ++l) {
         const SystemView<T>& v = s.view[l];
         for (int j = 0; j < n; ++j)
@@ -236,15 +227,6 @@ template <typename T, int W, int N>
             for (int l = 0; l < W; ++l) out[l] = std::int32_t(pivot[l] + 1);
         }
         return;
-    }
-    if constexpr (scatters<T, W>) {
-        if (s.count == W && s.view[0].ipiv) { // a call's pivots are all given or all not
-            using L = Lanes<T, W>;
-            const LaneAddresses<W> base = addresses_of(s, &SystemView<T>::ipiv);
-            const std::int64_t step = s.view[0].ipiv_step * std::int64_t(sizeof(std::int32_t));
-            for (int k = 0; k < t.order(); ++k) scatter_pivot_lanes<T, W>(base, k * step, L::load(t.pivot(k)));
-            return;
-        }
     }
     for (int l = 0; l < s.count; ++l) {
         const SystemView<T>& v = s.view[l];
