@@ -184,9 +184,9 @@ inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int
 /// of rows the lanes chose, computed lane by lane, and the branches on its
 /// size cost more than the blends they spare. The blends grow with the
 /// order squared, the gathers and scatters they replace with the lanes: on
-/// the model-207 Xeon host (AVX-512) the blends ran 1.06-1.22x at n = 2..6,
-/// and in float 1.05-1.09x at 7 and 8, where double lost 2-3% and both lost
-/// 8-27% at 12 and 16 (docs/cpu_simd.md).
+/// the model-207 Xeon host (AVX-512) the blends ran 1.06-1.22x at n = 2..6
+/// in double and 1.01-1.22x in float, and in float 1.05-1.09x at 7 and 8,
+/// where double lost 2-3%; both lost 8-27% at 12 and 16 (docs/cpu_simd.md).
 template <typename T, int N>
 inline constexpr bool blends_every_row_below = N > 0 && N <= (sizeof(T) == 4 ? 8 : 6);
 
