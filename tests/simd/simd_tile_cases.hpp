@@ -276,6 +276,28 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
     REQUIRE(counts.cases == orders * 2 * (3 * 3 + 7) * 2);
 }
 
+TEMPLATE_TEST_CASE("right-hand sides wider than the range's block move in several blocks, " TDLS_TILE_TEST_WIDTH,
+                   "[simd]", TDLS_TILE_TEST_TYPES) {
+    // Two full blocks of columns and a partial one (simd_range.hpp solves B
+    // a block of ~64 KiB at a time): the blocks past the first start at a
+    // column other than 0, in the runs (column-major) and the gathers
+    // (row-major) of load_rhs / store_rhs alike.
+    using T = TestType;
+    using Scratch = simd::RangeScratch<T, simd::lanes<T>>;
+    Counts counts;
+    for (const int n : {5, 40}) {
+        const int nrhs = 2 * Scratch::rhs_block(n, std::int64_t(1) << 30) + 1;
+        for (const BatchForm form : {BatchForm::Strided, BatchForm::Pointers}) {
+            compare<T, false>(n, form, 1, Operation::Gesv, nrhs, 1.0, n <= 16, counts);
+            compare<T, true>(n, form, 1, Operation::Gesv, nrhs, 1.0, n <= 16, counts);
+            compare<T, true>(n, form, 1, Operation::Getrs, nrhs, 1.0, n <= 16, counts);
+        }
+    }
+    INFO("cases " << counts.cases);
+    CHECK(counts.mismatches == 0);
+    REQUIRE(counts.cases == 2 * 2 * 3 * 2);
+}
+
 TEMPLATE_TEST_CASE(
     "negative control: a relaxed pivot threshold in the SIMD kernel is seen, " TDLS_TILE_TEST_WIDTH, "[simd]",
     TDLS_TILE_TEST_TYPES) {

@@ -112,6 +112,20 @@ LaneAddresses<W> addresses_of(const TileSystems<T, W>& s, P* SystemView<T>::*mem
     return a;
 }
 
+/// Elements (i, j), i < rows, j < columns, of each lane's operand, at its
+/// byte address plus i * row_bytes + j * column_bytes, one gather each, into
+/// the tile block dst[(j * ld + i) * W + lane]: the move of a full tile whose
+/// systems cannot move as runs (matrices and right-hand sides). Inline: out
+/// of line (compiled once per type instead of once per order) it ran n = 3
+/// float at 0.94x, and compiled no faster (docs/ci.md, stop 44).
+template <typename T, int W>
+inline void gather_block(T* dst, std::int64_t ld, int rows, int columns, const LaneAddresses<W>& base,
+                         std::int64_t row_bytes, std::int64_t column_bytes) noexcept {
+    for (int j = 0; j < columns; ++j)
+        for (int i = 0; i < rows; ++i)
+            Lanes<T, W>::store(dst + (j * ld + i) * W, gather_lanes<T, W>(base, i * row_bytes + j * column_bytes));
+}
+
 /// The same for a full tile.
 template <typename T, int W>
 bool back_to_back(const TileSystems<T, W>& s, T* SystemView<T>::*operand, std::int64_t elements) noexcept {
@@ -154,10 +168,9 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
     if (s.count == W) {
         // Short runs or steps other than 1: a gather per element. The
         // strides are the call's, the same in every lane.
-        const LaneAddresses<W> base = addresses_of(s, &SystemView<T>::A);
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < n; ++i)
-                L::store(t.at(i, j), gather_lanes<T, W>(base, (i * first.a_row + j * first.a_col) * sizeof(T)));
+        constexpr std::int64_t size = sizeof(T);
+        gather_block<T, W>(t.at(0, 0), t.ld(), n, n, addresses_of(s, &SystemView<T>::A), first.a_row * size,
+                           first.a_col * size);
         return;
     }
     for (int l = 0; l < s.count; ++l) {
@@ -298,12 +311,11 @@ void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column
         return;
     }
     if (s.count == W) { // as load_matrices: a gather per element
-        const LaneAddresses<W> base = addresses_of(s, &SystemView<T>::B);
+        constexpr std::int64_t size = sizeof(T);
         const SystemView<T>& v = s.view[0];
-        for (int c = 0; c < columns; ++c)
-            for (int i = 0; i < n; ++i)
-                L::store(at(i, c),
-                         gather_lanes<T, W>(base, (i * v.b_row + (first_column + c) * v.b_col) * sizeof(T)));
+        LaneAddresses<W> base = addresses_of(s, &SystemView<T>::B); // at column first_column
+        for (std::int64_t& a : base.at) a += first_column * v.b_col * size;
+        gather_block<T, W>(b, n, n, columns, base, v.b_row * size, v.b_col * size);
         return;
     }
     for (int l = 0; l < s.count; ++l) {
