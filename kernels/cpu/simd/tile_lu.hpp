@@ -396,22 +396,21 @@ template <bool Panels, typename T, int W, int N, typename Step>
         const M singular = (largest < floor) | (largest == zero);
         info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
 
-        if constexpr (blends_every_row_below<T, N>) {
-            // Every row below k, whichever the lanes chose: the same blends
-            // in every tile, no branch on the data.
-            const std::uint64_t rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
-            t.swaps(k) = rows;
+        // The rows exchanged with row k: in the small static orders every
+        // row below k, whichever the lanes chose (the same blends in every
+        // tile, no branch on the data); otherwise the rows the lanes chose.
+        std::uint64_t rows;
+        if constexpr (blends_every_row_below<T, N>)
+            rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
+        else
+            rows = rows_exchanged_at(t, k);
+        t.swaps(k) = rows;
+        // Those, or a few distinct rows: masked vector exchanges; many (or,
+        // past order 64, any: every_lane_exchanges): lane by lane.
+        if (blends_every_row_below<T, N> || __builtin_popcountll(rows) <= 3)
             exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
-        } else {
-            const std::uint64_t rows = rows_exchanged_at(t, k);
-            t.swaps(k) = rows;
-            // A few distinct rows: masked vector exchanges; many (or, past
-            // order 64, any: every_lane_exchanges): lane by lane.
-            if (__builtin_popcountll(rows) <= 3)
-                exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
-            else if (rows)
-                exchange_lane_rows(t, k);
-        }
+        else if (rows)
+            exchange_lane_rows(t, k);
 
         const V reciprocal = singular ? one : one / L::load(t.at(k, k));
         for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
