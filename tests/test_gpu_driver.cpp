@@ -1,6 +1,8 @@
 // The GPU batch drivers (kernels/gpu/register_driver.hpp, warp_driver.hpp,
-// block_driver.hpp) run on CPU threads: one std::thread per lane of each
-// block, the solver's deduced CPU barrier for the register and warp kernels'
+// block_driver.hpp) run on CPU threads: one thread per lane of each block
+// (a persistent group per block size, support/thread_group.hpp: a thread
+// created per lane per block cost most of this test's time, 10x more under
+// ASan), the solver's deduced CPU barrier for the register and warp kernels'
 // groups and a std::barrier (with warp shuffles emulated through memory) for
 // the block kernels' whole-block groups, the block's shared memory a zeroed
 // buffer, blocks and launches from the plan's grid. Everything the plugins'
@@ -36,6 +38,7 @@
 #include "gpu/register_driver.hpp"
 #include "gpu/warp_driver.hpp"
 #include "support/matrices.hpp"
+#include "support/thread_group.hpp"
 
 namespace {
 
@@ -217,12 +220,9 @@ void run_register(const GpuLaunch& launch, const rt::Grid& grid) {
     using D = tdls::kernels::device_scalar_t<T>;
     emulate(launch, grid, launch.plan.block_size, launch.plan.shared_memory_bytes,
             [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
-                std::vector<std::thread> lanes;
-                for (int t = 0; t < threads; ++t)
-                    lanes.emplace_back([&, t] {
-                        tdls::kernels::gpu::RegisterDriver<D, N, R, RowMajor>::run(l, block, t, shared);
-                    });
-                for (std::thread& lane : lanes) lane.join();
+                tdls_test::group_of(threads).run([&](int t) {
+                    tdls::kernels::gpu::RegisterDriver<D, N, R, RowMajor>::run(l, block, t, shared);
+                });
             });
 }
 
@@ -261,17 +261,14 @@ void run_block_warps(const GpuLaunch& launch, const rt::Grid& grid) {
             [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
                 std::barrier<> barrier(threads);
                 std::vector<double> exchange(2 * std::size_t(threads), 0.0);
-                std::vector<std::thread> lanes;
-                for (int t = 0; t < threads; ++t)
-                    lanes.emplace_back([&, t] {
-                        tdls::kernels::gpu::BlockGroupBarrier<Warp, EmulatedLanes<Warp>> sync{
-                            EmulatedLanes<Warp>{&barrier, &exchange, t, threads}};
-                        if (l.block_plan.rows_per_thread == 1)
-                            tdls::kernels::gpu::BlockDriver<D, 1, RowMajor>::run(l, block, t, shared, sync);
-                        else
-                            tdls::kernels::gpu::BlockDriver<D, 2, RowMajor>::run(l, block, t, shared, sync);
-                    });
-                for (std::thread& lane : lanes) lane.join();
+                tdls_test::group_of(threads).run([&](int t) {
+                    tdls::kernels::gpu::BlockGroupBarrier<Warp, EmulatedLanes<Warp>> sync{
+                        EmulatedLanes<Warp>{&barrier, &exchange, t, threads}};
+                    if (l.block_plan.rows_per_thread == 1)
+                        tdls::kernels::gpu::BlockDriver<D, 1, RowMajor>::run(l, block, t, shared, sync);
+                    else
+                        tdls::kernels::gpu::BlockDriver<D, 2, RowMajor>::run(l, block, t, shared, sync);
+                });
             });
 }
 
@@ -290,11 +287,8 @@ void run_warp_rows(const GpuLaunch& launch, const rt::Grid& grid) {
     using D = tdls::kernels::device_scalar_t<T>;
     emulate(launch, grid, launch.warp_plan.groups.block_size, launch.warp_plan.groups.shared_memory_bytes,
             [](const GpuLaunch& l, std::int64_t block, int threads, unsigned char* shared) {
-                std::vector<std::thread> lanes;
-                for (int t = 0; t < threads; ++t)
-                    lanes.emplace_back(
-                        [&, t] { tdls::kernels::gpu::WarpDriver<D, R, RowMajor>::run(l, block, t, shared); });
-                for (std::thread& lane : lanes) lane.join();
+                tdls_test::group_of(threads).run(
+                    [&](int t) { tdls::kernels::gpu::WarpDriver<D, R, RowMajor>::run(l, block, t, shared); });
             });
 }
 
@@ -627,23 +621,20 @@ TEST_CASE("the block kernels' pivot search finds the scan's winner: largest, fir
             std::vector<double> exchange(2 * size), slot_m(size, -7), slot_p(size, -7);
             std::vector<int> got_position(size);
             std::vector<double> got_m(size);
-            std::vector<std::thread> lanes;
-            for (int t = 0; t < threads; ++t)
-                lanes.emplace_back([&, t] {
-                    const auto choose = [&](auto lanes_policy) {
-                        tdls::kernels::gpu::BlockGroupBarrier<decltype(lanes_policy)::warp, decltype(lanes_policy)>
-                            sync{lanes_policy};
-                        const auto w = sync.reduce_candidates(t, threads, m[std::size_t(t)], p[std::size_t(t)],
-                                                              slot_m.data(), slot_p.data());
-                        got_position[std::size_t(t)] = w.position;
-                        got_m[std::size_t(t)] = w.largest;
-                    };
-                    if (warp == 64)
-                        choose(EmulatedLanes<64>{&barrier, &exchange, t, threads});
-                    else
-                        choose(EmulatedLanes<32>{&barrier, &exchange, t, threads});
-                });
-            for (std::thread& lane : lanes) lane.join();
+            tdls_test::group_of(threads).run([&](int t) {
+                const auto choose = [&](auto lanes_policy) {
+                    tdls::kernels::gpu::BlockGroupBarrier<decltype(lanes_policy)::warp, decltype(lanes_policy)>
+                        sync{lanes_policy};
+                    const auto w = sync.reduce_candidates(t, threads, m[std::size_t(t)], p[std::size_t(t)],
+                                                          slot_m.data(), slot_p.data());
+                    got_position[std::size_t(t)] = w.position;
+                    got_m[std::size_t(t)] = w.largest;
+                };
+                if (warp == 64)
+                    choose(EmulatedLanes<64>{&barrier, &exchange, t, threads});
+                else
+                    choose(EmulatedLanes<32>{&barrier, &exchange, t, threads});
+            });
             INFO("warp " << warp << ", threads " << threads);
             for (int t = 0; t < threads; ++t) {
                 CHECK(got_position[std::size_t(t)] == best_position);
