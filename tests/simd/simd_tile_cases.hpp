@@ -282,11 +282,12 @@ TEMPLATE_TEST_CASE("right-hand sides wider than the range's block move in severa
     // a block of ~64 KiB at a time): the blocks past the first start at a
     // column other than 0, in the runs (column-major) and the gathers
     // (row-major) of load_rhs / store_rhs alike.
+    // (complex_lu.hpp's blocks are sized as the real tiles' are.)
     using T = TestType;
-    using Scratch = simd::RangeScratch<T, simd::lanes<T>>;
+    constexpr std::int64_t entry_bytes = simd::lanes<T> * sizeof(tdls::real_type_t<T>);
     Counts counts;
     for (const int n : {5, 40}) {
-        const int nrhs = 2 * Scratch::rhs_block(n, std::int64_t(1) << 30) + 1;
+        const int nrhs = 2 * simd::rhs_block_columns(n, std::int64_t(1) << 30, entry_bytes) + 1;
         for (const BatchForm form : {BatchForm::Strided, BatchForm::Pointers}) {
             compare<T, false>(n, form, 1, Operation::Gesv, nrhs, 1.0, n <= 16, counts);
             compare<T, true>(n, form, 1, Operation::Gesv, nrhs, 1.0, n <= 16, counts);
