@@ -113,17 +113,21 @@ LaneAddresses<W> addresses_of(const TileSystems<T, W>& s, P* SystemView<T>::*mem
 }
 
 /// Elements (i, j), i < rows, j < columns, of each lane's operand, at its
-/// byte address plus i * row_bytes + j * column_bytes, one gather each, into
-/// the tile block dst[(j * ld + i) * W + lane]: the move of a full tile whose
-/// systems cannot move as runs (matrices and right-hand sides). Inline: out
-/// of line (compiled once per type instead of once per order) it ran n = 3
+/// address plus i * row_step + j * column_step elements, one gather each,
+/// into the tile block dst[(j * ld + i) * W + lane]: the move of a full tile
+/// whose systems cannot move as runs (matrices and right-hand sides). The
+/// steps are scaled per element: a step no element uses (B's column step
+/// with one column) may hold any value, INT64_MAX included. Inline: out of
+/// line (compiled once per type instead of once per order) it ran n = 3
 /// float at 0.94x, and compiled no faster (docs/ci.md, stop 44).
 template <typename T, int W>
 inline void gather_block(T* dst, std::int64_t ld, int rows, int columns, const LaneAddresses<W>& base,
-                         std::int64_t row_bytes, std::int64_t column_bytes) noexcept {
+                         std::int64_t row_step, std::int64_t column_step) noexcept {
+    constexpr std::int64_t size = sizeof(T);
     for (int j = 0; j < columns; ++j)
         for (int i = 0; i < rows; ++i)
-            Lanes<T, W>::store(dst + (j * ld + i) * W, gather_lanes<T, W>(base, i * row_bytes + j * column_bytes));
+            Lanes<T, W>::store(dst + (j * ld + i) * W,
+                               gather_lanes<T, W>(base, (i * row_step + j * column_step) * size));
 }
 
 /// The same for a full tile.
@@ -168,9 +172,7 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
     if (s.count == W) {
         // Short runs or steps other than 1: a gather per element. The
         // strides are the call's, the same in every lane.
-        constexpr std::int64_t size = sizeof(T);
-        gather_block<T, W>(t.at(0, 0), t.ld(), n, n, addresses_of(s, &SystemView<T>::A), first.a_row * size,
-                           first.a_col * size);
+        gather_block<T, W>(t.at(0, 0), t.ld(), n, n, addresses_of(s, &SystemView<T>::A), first.a_row, first.a_col);
         return;
     }
     for (int l = 0; l < s.count; ++l) {
@@ -311,11 +313,11 @@ void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column
         return;
     }
     if (s.count == W) { // as load_matrices: a gather per element
-        constexpr std::int64_t size = sizeof(T);
         const SystemView<T>& v = s.view[0];
         LaneAddresses<W> base = addresses_of(s, &SystemView<T>::B); // at column first_column
-        for (std::int64_t& a : base.at) a += first_column * v.b_col * size;
-        gather_block<T, W>(b, n, n, columns, base, v.b_row * size, v.b_col * size);
+        if (first_column > 0)
+            for (std::int64_t& a : base.at) a += first_column * v.b_col * std::int64_t(sizeof(T));
+        gather_block<T, W>(b, n, n, columns, base, v.b_row, v.b_col);
         return;
     }
     for (int l = 0; l < s.count; ++l) {
