@@ -93,23 +93,27 @@ class BlockedLu {
         bool look_ahead;
         std::int64_t held_bytes;
     };
-    /// Look-ahead where it was measured to gain: double with 64-byte
-    /// vectors, on processors other than AMD family 19h. On the AVX-512 Xeon
-    /// host (family 6, model 207) it ran 1.03-1.06x faster at n = 768 and
-    /// 1024 and level from 192 to 512; in float 0.93-0.95x at 384..1024,
-    /// though the updates themselves ran no slower (where the loss lies was
-    /// not found); the AVX2 and generic families' double ran level with it
-    /// there (0.98-1.02x at n = 512..1024). Not measured on Zen 4, whose
-    /// 512-bit instructions run as two halves. The slices' multipliers are
-    /// read from L2: half of it is theirs.
-    static UpdateOrder preferred_order() noexcept {
-        return {sizeof(T) == 8 && TDLS_SIMD_BYTES >= 64 && !amd_family_19h(), l2_bytes_per_core() / 2};
+    /// Look-ahead where it was measured to gain: 64-byte vectors, orders
+    /// past two blocks, on processors other than AMD family 19h. On the
+    /// AVX-512 Xeon host (family 6, model 207) double ran 1.03-1.06x faster
+    /// with it at n = 768 and 1024 and level from 257 to 512; float, once
+    /// its panels of U moved through register transposes (pack_b), 1.03x at
+    /// 1024, 1.01x at 384 and 768, level at 257-512 (before that, 0.93-0.95x:
+    /// the slices repeated the element-by-element packing). Up to two blocks
+    /// (n <= 256) it lost: float 0.97-0.98x at 224, double 0.94-0.98x at
+    /// 224 and 256. The AVX2 and generic families' double ran level with it
+    /// (0.98-1.02x at n = 512..1024). Not measured on Zen 4, whose 512-bit
+    /// instructions run as two halves. The slices' multipliers are read from
+    /// L2: half of it is theirs.
+    static UpdateOrder preferred_order(int n) noexcept {
+        return {TDLS_SIMD_BYTES >= 64 && n > 2 * block && !amd_family_19h(), l2_bytes_per_core() / 2};
     }
 
     /// Scratch for `matrices` systems (side by side ones are loaded and
     /// stored together: load()); select() picks the one the other members
     /// work on.
-    explicit BlockedLu(int n, int matrices = 1, UpdateOrder order = preferred_order())
+    explicit BlockedLu(int n, int matrices = 1) : BlockedLu(n, matrices, preferred_order(n)) {}
+    BlockedLu(int n, int matrices, UpdateOrder order)
         : n_(n), ld_(leading(n)), matrices_(matrices), order_(order), matrix_(matrix_elements(n)),
           a_(matrix_ * std::size_t(matrices)), pivot_(std::size_t(n) * std::size_t(matrices)), x_(n),
           product_(n, block, order.look_ahead ? ld_ : 0), origin_(n), place_(n), held_(std::size_t(n)) {
