@@ -26,11 +26,14 @@ inline constexpr int max_order = 256;
 /// tiles were measured against the older one-level blocked kernel only).
 /// With packed products (2026-12-05) and side-by-side groups (2026-12-06)
 /// the blocked kernel overtook the tiles on the AVX-512 Xeon host in every
-/// form from 192 in double (strided 1.33x, interleaved 1.04-1.07x; level at
-/// 160) and from 224 in float (1.32x, 1.01-1.06x; at 192 the interleaved
-/// form lost 13-21%) (docs/cpu_blocked.md, "From n = 192").
+/// form from 192 in double and 224 in float; with float's panels of U moved
+/// through register transposes (2026-12-06, model-207 Xeon), from 160 in
+/// double (strided 1.10-1.15x, interleaved 1.00-1.08x; 1.53x / 1.04-1.06x
+/// at 176; at 128-144 the tiles stay ahead) and 192 in float (strided
+/// 1.08-1.22x, interleaved 0.99-1.03x at 192, 1.00x at 208; at 160-176 the
+/// interleaved form lost 8-13%) (docs/cpu_blocked.md, "From n = 192").
 constexpr int blocked_from(int real_bytes) noexcept {
-    return real_bytes == 8 ? 192 : 224;
+    return real_bytes == 8 ? 160 : 192;
 }
 
 /// The bytes of a cache line: the systems of an interleaved block whose
