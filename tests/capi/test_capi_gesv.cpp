@@ -530,13 +530,30 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
     const Kind cycle[] = {Kind::Uniform, Kind::PivotHeavy, Kind::ZeroColumn, Kind::IllConditioned,
                           Kind::DuplicateRows};
     for (int s = 0; s < 21; ++s) kinds.push_back(cycle[s % 5]);
-    int forms = 0, solves = 0, singular = 0;
+    int forms = 0, solves = 0, singular = 0, in_place_runs = 0;
     for (const tdls_layout_t layout : {TDLS_COL_MAJOR, TDLS_ROW_MAJOR}) {
         INFO(layout_name(layout));
         const SystemSet<T> set = make_set<T>(n, nrhs, layout, kinds, 8100u + layout);
         const Outcome<T> reference = run_strided(cpu.handle, set, padded);
         INFO(reference.error);
         REQUIRE(reference.status == TDLS_SUCCESS);
+        {
+            // Order 256 with lda = n: column-major, the blocked kernel factors
+            // each system where it lies (BlockedLu::fits_in_place; 257 and
+            // lda = n + 3 go through its scratch); both routes, both layouts,
+            // the same bits.
+            const SystemSet<T> even = make_set<T>(n - 1, nrhs, layout, kinds, 8200u + layout);
+            const Outcome<T> scratch = run_strided(cpu.handle, even, padded);
+            const Outcome<T> in_place = run_strided(cpu.handle, even, no_padding);
+            INFO(in_place.error);
+            REQUIRE(in_place.status == TDLS_SUCCESS);
+            REQUIRE(in_place.guards_intact);
+            REQUIRE(same_outcome(in_place, scratch));
+            const std::string mismatch = solve_mismatch(run_solve_strided(cpu.handle, even, no_padding), scratch, even);
+            INFO(mismatch);
+            REQUIRE(mismatch.empty());
+            ++in_place_runs;
+        }
         for (const std::int32_t info : reference.info) singular += info > 0 ? 1 : 0;
         for (const std::int64_t block : {std::int64_t(16), std::int64_t(5), set.batch()}) {
             INFO("block " << block);
@@ -555,6 +572,7 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
     }
     REQUIRE(forms == 2 * 3);
     REQUIRE(solves == 2);
+    REQUIRE(in_place_runs == 2);
     REQUIRE(singular == 2 * 8); // zero columns and duplicate rows: systems 2, 4, 7, 9, ..., 19
 }
 

@@ -121,3 +121,66 @@ TEMPLATE_TEST_CASE("blocked LU: every order of the trailing update gives the sam
     REQUIRE(exchanging >= 5 * 2 - 1); // the interchanges were exercised
     REQUIRE(controls == 5 * 2);
 }
+
+// BlockedLu::factor_in_place: the caller's column-major matrix factored
+// where it lies (no scratch copy) must give the scratch route's bits, in
+// each update order, and leave the rows past n of each column (lda > n)
+// as they were. fits_in_place() admits only whole vector pairs of rows
+// (block_rows) and columns a whole number of vectors apart. The matrix
+// here starts on a vector boundary; the C-ABI suite's (test_capi_gesv,
+// "[side_by_side]") need not.
+TEMPLATE_TEST_CASE("blocked LU in the caller's matrix: the scratch route's bits, rows past n untouched",
+                   "[blocked][in_place]", float, double) {
+    using T = TestType;
+    using Lu = simd::BlockedLu<T>;
+    using Order = typename Lu::UpdateOrder;
+    constexpr int W = TDLS_SIMD_BYTES / int(sizeof(T));
+    const T sentinel = T(-7.25);
+    int compared = 0, controls = 0;
+    for (const int n : {128, 200, 256, 384}) {
+        REQUIRE(n % (2 * W) == 0);
+        for (const int lda : {n, n + W, n + 3 * W}) {
+            for (const Order order : {Order{false, 0}, Order{true, std::int64_t(1) << 40}}) {
+                INFO("n = " << n << ", lda = " << lda << ", look-ahead " << order.look_ahead);
+                const std::vector<T> A = tdls_test::make_matrix<T>(tdls_test::Kind::PivotHeavy, n, 4300u + n);
+                const Factors<T> base = factor(A, n, order, T(1));
+                // The caller's matrix at lda, its rows past n holding a sentinel.
+                std::vector<T> store(std::size_t(lda) * n + 2 * W, sentinel);
+                T* M = store.data() + (W - reinterpret_cast<std::uintptr_t>(store.data()) / sizeof(T) % W) % W;
+                REQUIRE(Lu::fits_in_place(lda, n));
+                for (int j = 0; j < n; ++j)
+                    std::copy(A.begin() + std::ptrdiff_t(j) * n, A.begin() + std::ptrdiff_t(j + 1) * n,
+                              M + std::int64_t(j) * lda);
+                Lu lu(n, 1, order);
+                lu.factor_in_place(M, lda);
+                Factors<T> f;
+                f.info = lu.factor(T(1));
+                f.pivots.assign(lu.pivots(), lu.pivots() + n);
+                f.lu.resize(A.size());
+                int untouched = 0;
+                for (int j = 0; j < n; ++j) {
+                    std::copy(M + std::int64_t(j) * lda, M + std::int64_t(j) * lda + n,
+                              f.lu.begin() + std::ptrdiff_t(j) * n);
+                    for (int i = n; i < lda; ++i) untouched += M[i + std::int64_t(j) * lda] == sentinel;
+                }
+                CHECK(same_bits(f, base));
+                CHECK(untouched == (lda - n) * n);
+                ++compared;
+                // Negative control: one element of the factored matrix changed.
+                f.lu[std::size_t(n) * n / 2] += T(1);
+                CHECK_FALSE(same_bits(f, base));
+                ++controls;
+            }
+        }
+    }
+    REQUIRE(compared == 4 * 3 * 2);
+    REQUIRE(controls == compared);
+    // Shapes the in-place route refuses: rows not whole vector pairs,
+    // columns not a whole number of vectors apart, lda short of n.
+    CHECK(Lu::fits_in_place(256, 256));
+    CHECK(Lu::fits_in_place(256 + W, 256));
+    CHECK_FALSE(Lu::fits_in_place(257, 257));
+    CHECK_FALSE(Lu::fits_in_place(256 + W, 256 + W)); // whole vectors, not vector pairs
+    CHECK_FALSE(Lu::fits_in_place(256 + 1, 256));
+    CHECK_FALSE(Lu::fits_in_place(255, 256));
+}
