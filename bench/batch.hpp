@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <random>
 #include <vector>
 
@@ -50,18 +51,62 @@ inline std::int64_t systems_for(int n, int nrhs, std::size_t element_size, doubl
     return std::max<std::int64_t>(1, std::int64_t(mib * 1048576.0 / bytes));
 }
 
+/// Storage on 64-byte (cache line, AVX-512 vector) boundaries, as oneMKL's
+/// documentation asks of its callers' arrays and HPC codes allocate them
+/// (posix_memalign, mkl_malloc, Eigen's aligned allocator).
+template <typename T>
+struct LineAligned {
+    using value_type = T;
+    static constexpr std::size_t alignment = 64;
+    LineAligned() = default;
+    template <typename U>
+    LineAligned(const LineAligned<U>&) noexcept {}
+    T* allocate(std::size_t count) {
+        if (count > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+        return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(alignment)));
+    }
+    void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t(alignment)); }
+    template <typename U>
+    bool operator==(const LineAligned<U>&) const noexcept {
+        return true;
+    }
+};
+
+/// `size` elements starting `offset` bytes past a 64-byte boundary
+/// (tdls-bench --offset; 0 by default). A large std::vector or malloc
+/// block starts 16 bytes past a page boundary with glibc: --offset 16 times
+/// the solvers on such buffers, where every vector access of one working
+/// in place straddles two lines. Every solver of a run gets the same.
+template <typename T>
+class Buffer {
+  public:
+    Buffer(std::size_t size, std::size_t offset_bytes)
+        : offset_(offset_bytes / sizeof(T)), size_(size), storage_(size + offset_) {}
+    T* data() noexcept { return storage_.data() + offset_; }
+    const T* data() const noexcept { return storage_.data() + offset_; }
+    std::size_t size() const noexcept { return size_; }
+    T& operator[](std::size_t i) noexcept { return data()[i]; }
+
+  private:
+    std::size_t offset_, size_;
+    std::vector<T, LineAligned<T>> storage_;
+};
+
 /// Pristine systems in one storage plus a working copy that solvers
 /// overwrite (A by the factors, B by X), pivots and info.
 template <typename T>
 struct HostBatch {
     Storage storage;
-    std::vector<T> A, B; // pristine, never written after generation
-    std::vector<T> work_A, work_B;
+    Buffer<T> A, B; // pristine, never written after generation
+    Buffer<T> work_A, work_B;
     std::vector<std::int32_t> ipiv, info;
 
-    explicit HostBatch(const Storage& s)
-        : storage(s), A(std::size_t(s.size_A())), B(std::size_t(s.size_B())), work_A(A.size()),
-          work_B(B.size()), ipiv(std::size_t(s.size_ipiv())), info(std::size_t(s.count)) {}
+    /// offset: bytes past a 64-byte boundary where A, B and their working
+    /// copies start (Buffer).
+    HostBatch(const Storage& s, std::size_t offset)
+        : storage(s), A(std::size_t(s.size_A()), offset), B(std::size_t(s.size_B()), offset),
+          work_A(A.size(), offset), work_B(B.size(), offset), ipiv(std::size_t(s.size_ipiv())),
+          info(std::size_t(s.count)) {}
 
     /// The fresh copy every timed sample starts from (made outside the timing).
     void reset() {
@@ -71,7 +116,7 @@ struct HostBatch {
     }
 
   private:
-    static void copy_parallel(std::vector<T>& to, const std::vector<T>& from) {
+    static void copy_parallel(Buffer<T>& to, const Buffer<T>& from) {
         const std::size_t chunk = 1 << 18;
         oneapi::tbb::parallel_for(std::size_t(0), (from.size() + chunk - 1) / chunk, [&](std::size_t c) {
             const std::size_t begin = c * chunk, end = std::min(from.size(), begin + chunk);

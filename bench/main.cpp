@@ -116,7 +116,7 @@ void run_group(const Options& o, const Backend& backend, int n, int nrhs, bool f
             st.n = n, st.nrhs = nrhs, st.count = count, st.row_major = row_major,
             st.interleaved = interleaved;
             st.block = interleaved ? (o.block > 0 ? std::min(o.block, count) : count) : 1;
-            batch = std::make_shared<HostBatch<T>>(st);
+            batch = std::make_shared<HostBatch<T>>(st, std::size_t(o.offset));
             generate(*batch, 42, shuffled);
         }
         return batch;
@@ -274,8 +274,9 @@ int main(int argc, char** argv) {
     if (o.wants_peer("eigen")) std::printf("| Eigen peer | %s |\n", eigen_description().c_str());
     if (o.wants_peer("cublas")) std::printf("| GPU peer | %s |\n", cublas_description().c_str());
     if (o.wants_peer("mkl")) std::printf("| oneMKL peer | %s |\n", mkl_description().c_str());
-    std::printf("| batches | A + B about %g MiB per (type, n, nrhs); best and median of %d samples |\n",
-                o.mib, o.reps);
+    std::printf("| batches | A + B about %g MiB per (type, n, nrhs), starting %d bytes past a 64-byte boundary; "
+                "best and median of %d samples |\n",
+                o.mib, o.offset, o.reps);
 
     std::map<int, Limits> limits;
     if (o.machine) {

@@ -48,6 +48,9 @@ writes a CSV and an SVG plot. Default: a short sweep (under a minute).
   --threads LIST    CPU threads, e.g. 1,2                       [1]
   --backend NAME    cpu, auto, cuda, hip                        [cpu]
   --mib M           target size of A + B per batch, MiB         [32]
+  --offset BYTES    A and B start this far past a 64-byte        [0]
+                    boundary (16: malloc's and std::vector's
+                    large blocks)
   --reps R          timed samples per measurement               [3]
   --peers LIST      lapacke, eigen, cublas, mkl, or none        [lapacke,eigen,cublas,mkl]
                     (mkl: oneMKL batch strided LU and compact LU without
@@ -140,6 +143,9 @@ Options parse_options(int argc, char** argv) {
                 bad("--backend: '" + o.backend + "' is not cpu, auto, cuda or hip");
         } else if (key == "--mib") {
             o.mib = parse_positive(key, value());
+        } else if (key == "--offset") {
+            o.offset = int(parse_integer(key, value(), 0, 48));
+            if (o.offset % 16 != 0) bad("--offset: " + std::to_string(o.offset) + " is not 0, 16, 32 or 48");
         } else if (key == "--triad-mib") {
             o.triad_mib = parse_positive(key, value());
         } else if (key == "--reps") {

@@ -25,6 +25,7 @@ struct Options {
     std::vector<int> threads = {1};
     std::string backend = "cpu"; // cpu | auto | cuda | hip
     double mib = 32;             // A + B of one batch, in MiB
+    int offset = 0;              // bytes past a 64-byte boundary where A and B start (0, 16, 32, 48)
     int reps = 3;                // timed samples per measurement
     std::vector<std::string> peers = {"lapacke", "eigen", "cublas", "mkl"};
     bool machine = true;    // measure FMA peak and triad bandwidth
