@@ -701,10 +701,12 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
             interleaved ? int(std::min<std::int64_t>({group, end - first, ops.block - first % ops.block}))
                         : 1;
         const SystemView<T> v0 = view_of<T>(ops, first);
-        // A factorization that writes the factors back factors a column-major
-        // matrix that fits where it lies (BlockedLu::fits_in_place).
-        const bool in_place = !RowMajor && count == 1 && stores && call.operation != Operation::Getrs &&
-                              v0.a_row == 1 && BlockedLu<T>::fits_in_place(v0.a_col, n);
+        // A factorization that writes the factors back factors a matrix that
+        // fits where it lies (BlockedLu::fits_in_place). Either layout: the
+        // kernel factors the stored matrix read column-major (row-major's
+        // transpose), one element step down a column in both.
+        const bool in_place = count == 1 && stores && call.operation != Operation::Getrs && v0.a_row == 1 &&
+                              BlockedLu<T>::fits_in_place(v0.a_col, n);
         const auto pick = [&](int l) {
             if (in_place)
                 lu.factor_in_place(v0.A, v0.a_col);
