@@ -122,7 +122,7 @@ TEMPLATE_TEST_CASE("blocked LU: every order of the trailing update gives the sam
     REQUIRE(controls == 5 * 2);
 }
 
-// BlockedLu::factor_in_place: the caller's column-major matrix factored
+// BlockedLu::work_in_place: the caller's column-major matrix factored
 // where it lies (no scratch copy) must give the scratch route's bits, in
 // each update order, and leave the rows past n of each column (lda > n)
 // as they were. fits_in_place() admits only whole vector pairs of rows
@@ -152,7 +152,7 @@ TEMPLATE_TEST_CASE("blocked LU in the caller's matrix: the scratch route's bits,
                     std::copy(A.begin() + std::ptrdiff_t(j) * n, A.begin() + std::ptrdiff_t(j + 1) * n,
                               M + std::int64_t(j) * lda);
                 Lu lu(n, 1, order);
-                lu.factor_in_place(M, lda);
+                lu.work_in_place(M, lda);
                 Factors<T> f;
                 f.info = lu.factor(T(1));
                 f.pivots.assign(lu.pivots(), lu.pivots() + n);

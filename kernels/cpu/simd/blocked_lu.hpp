@@ -155,7 +155,7 @@ class BlockedLu {
     }
 
     /// Whether the caller's column-major matrix (leading dimension lda) can
-    /// be factored where it lies (factor_in_place()): n a whole number of
+    /// be factored where it lies (work_in_place()): n a whole number of
     /// vector pairs, so that every loop runs whole vectors over the n rows
     /// without a padding row, and columns a whole number of vectors apart,
     /// so that all share the first one's alignment. A start off a 64-byte
@@ -167,12 +167,13 @@ class BlockedLu {
         return n % block_rows == 0 && lda % W == 0 && lda >= n;
     }
 
-    /// Makes the caller's matrix (fits_in_place()) the one the other
-    /// members work on, in place of the scratch: factor() then writes the
-    /// factors there, each element once where the copy in and out moved
-    /// every element twice more (load(), store()). Its rows n..lda-1 are
+    /// Makes the caller's matrix the one the other members work on, in
+    /// place of the scratch: factor() then writes the factors there
+    /// (fits_in_place() must hold), each element once where the copy in and
+    /// out moved every element twice more (load(), store()); solve() reads
+    /// factors there (any lda: its loops are scalar). Its rows n..lda-1 are
     /// never read or written.
-    void factor_in_place(T* A, std::int64_t lda) noexcept {
+    void work_in_place(T* A, std::int64_t lda) noexcept {
         cur_ = A;
         ld_ = lda;
         rows_ = n_;
@@ -661,7 +662,7 @@ class BlockedLu {
     }
 
     // The matrix the members work on: scratch (select()) or the caller's
-    // (factor_in_place()), its column stride and the rows every loop runs
+    // (work_in_place()), its column stride and the rows every loop runs
     // over (n, or n padded to whole vector pairs in the scratch).
     int n_, scratch_ld_;
     std::int64_t ld_;
@@ -702,14 +703,16 @@ void blocked_range(const BatchCall& call, std::int64_t begin, std::int64_t end) 
                         : 1;
         const SystemView<T> v0 = view_of<T>(ops, first);
         // A factorization that writes the factors back factors a matrix that
-        // fits where it lies (BlockedLu::fits_in_place). Either layout: the
-        // kernel factors the stored matrix read column-major (row-major's
+        // fits where it lies (BlockedLu::fits_in_place), and getrs reads the
+        // caller's factors where they lie: no copy. Either layout: the
+        // kernel works on the stored matrix read column-major (row-major's
         // transpose), one element step down a column in both.
-        const bool in_place = count == 1 && stores && call.operation != Operation::Getrs && v0.a_row == 1 &&
-                              BlockedLu<T>::fits_in_place(v0.a_col, n);
+        const bool in_place =
+            count == 1 && v0.a_row == 1 &&
+            (call.operation == Operation::Getrs || (stores && BlockedLu<T>::fits_in_place(v0.a_col, n)));
         const auto pick = [&](int l) {
             if (in_place)
-                lu.factor_in_place(v0.A, v0.a_col);
+                lu.work_in_place(v0.A, v0.a_col);
             else
                 lu.select(l);
         };
