@@ -1,4 +1,5 @@
-// libtdls: one system of order past the SIMD tiles (257..1024) on one thread,
+// libtdls: one system of order past the SIMD tiles (257..1024; from 160 in
+// double and 192 in float where the registry says so) on one thread,
 // by a blocked right-looking LU with partial pivoting in LAPACK's dgetrf
 // order, on two levels: blocks of `block` columns, each factored in panels
 // of `panel` columns by dgetf2's steps; after each panel (and each block)
@@ -15,6 +16,11 @@
 // every column to the same cache sets (n = 256 ran 10x slower than 255 in the
 // cooperative kernel). The padding rows start at zero and the product keeps
 // them so (their factors are zero), so whole vectors run to the padded height.
+// A matrix whose order is a whole number of vector pairs and whose columns
+// lie whole vectors apart is factored where it lies instead (work_in_place;
+// getrs reads any caller's factors there): the products read packed copies,
+// and on the model-207 Xeon its 1 KiB-multiple strides ran level with the
+// padded ones.
 //
 // Pivots and singularity are decided as in every other kernel (detail/
 // engine.hpp, simd/tile_lu.hpp): the first largest magnitude below the
