@@ -518,9 +518,11 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "
 // blocks of 16 (a whole group, then a short one), 5 (groups cut by every
 // block's end, single systems after groups) and the batch, both layouts,
 // order 257: bitwise the strided call's factors, pivots, info and X, and the
-// solve's X bitwise that gesv's. (Mutations selecting the wrong matrix for
-// a single system after a group, or loading one row of a group twice,
-// failed it.)
+// solve's X bitwise that gesv's. And order 256 strided at lda = n (factored
+// in the caller's matrix) against lda = n + 3 (through the scratch).
+// (Mutations selecting the wrong matrix for a single system after a group,
+// loading one row of a group twice, or solving from the scratch after an
+// in-place factorization, failed it.)
 TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strided form's",
                    "[gesv][cooperative][side_by_side]", float, double) {
     using T = TestType;
@@ -537,23 +539,6 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
         const Outcome<T> reference = run_strided(cpu.handle, set, padded);
         INFO(reference.error);
         REQUIRE(reference.status == TDLS_SUCCESS);
-        {
-            // Order 256 with lda = n: column-major, the blocked kernel factors
-            // each system where it lies (BlockedLu::fits_in_place; 257 and
-            // lda = n + 3 go through its scratch); both routes, both layouts,
-            // the same bits.
-            const SystemSet<T> even = make_set<T>(n - 1, nrhs, layout, kinds, 8200u + layout);
-            const Outcome<T> scratch = run_strided(cpu.handle, even, padded);
-            const Outcome<T> in_place = run_strided(cpu.handle, even, no_padding);
-            INFO(in_place.error);
-            REQUIRE(in_place.status == TDLS_SUCCESS);
-            REQUIRE(in_place.guards_intact);
-            REQUIRE(same_outcome(in_place, scratch));
-            const std::string mismatch = solve_mismatch(run_solve_strided(cpu.handle, even, no_padding), scratch, even);
-            INFO(mismatch);
-            REQUIRE(mismatch.empty());
-            ++in_place_runs;
-        }
         for (const std::int32_t info : reference.info) singular += info > 0 ? 1 : 0;
         for (const std::int64_t block : {std::int64_t(16), std::int64_t(5), set.batch()}) {
             INFO("block " << block);
@@ -569,6 +554,24 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
         INFO(mismatch);
         REQUIRE(mismatch.empty());
         ++solves;
+        // Order 256, a whole number of vector pairs: at lda = n the blocked
+        // kernel factors each system where it lies, in either layout
+        // (BlockedLu::fits_in_place); at lda = n + 3 through its scratch.
+        // Both routes, gesv and solve, the same bits.
+        constexpr int in_place_n = 256;
+        const SystemSet<T> even = make_set<T>(in_place_n, nrhs, layout, kinds, 8200u + layout);
+        const Outcome<T> scratch = run_strided(cpu.handle, even, padded);
+        const Outcome<T> in_place = run_strided(cpu.handle, even, no_padding);
+        INFO(scratch.error << in_place.error);
+        REQUIRE(scratch.status == TDLS_SUCCESS);
+        REQUIRE(in_place.status == TDLS_SUCCESS);
+        REQUIRE(in_place.guards_intact);
+        REQUIRE(same_outcome(in_place, scratch));
+        const std::string in_place_mismatch =
+            solve_mismatch(run_solve_strided(cpu.handle, even, no_padding), scratch, even);
+        INFO(in_place_mismatch);
+        REQUIRE(in_place_mismatch.empty());
+        ++in_place_runs;
     }
     REQUIRE(forms == 2 * 3);
     REQUIRE(solves == 2);

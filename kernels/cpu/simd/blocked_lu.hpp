@@ -160,8 +160,9 @@ class BlockedLu {
         piv_ = pivot_.data() + std::size_t(n_) * std::size_t(m);
     }
 
-    /// Whether the caller's column-major matrix (leading dimension lda) can
-    /// be factored where it lies (work_in_place()): n a whole number of
+    /// Whether the caller's matrix, read column-major as load() reads it
+    /// (leading dimension lda), can be factored where it lies
+    /// (work_in_place()): n a whole number of
     /// vector pairs, so that every loop runs whole vectors over the n rows
     /// without a padding row, and columns a whole number of vectors apart,
     /// so that all share the first one's alignment. A start off a 64-byte
