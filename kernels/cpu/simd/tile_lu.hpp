@@ -156,12 +156,6 @@ inline void exchange_lanes(T* block, std::int64_t ld, int columns, int k, const 
     }
 }
 
-/// Exchanges row k with each lane's pivot row of step k across the tile.
-template <typename T, int W, int N>
-inline void exchange_lane_rows(const Tile<T, W, N>& t, int k) noexcept {
-    exchange_lanes<T, W>(t.at(0, 0), t.ld(), t.order(), k, t.pivot(k), t.scalar_exchanges());
-}
-
 /// Tile::swaps(k) past order 64, where a 64-bit set cannot name the rows:
 /// some lane exchanges rows at step k, each is to be exchanged lane by lane.
 /// No set of exchanged rows equals it, since row k itself is never in one.
@@ -189,6 +183,27 @@ inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int
 /// where double lost 2-3%; both lost 8-27% at 12 and 16 (docs/cpu_simd.md).
 template <typename T, int N>
 inline constexpr bool blends_every_row_below = N > 0 && N <= (sizeof(T) == 4 ? 8 : 6);
+
+/// Exchanges row k with each lane's pivot row of step k in columns c0 ..
+/// c0 + count - 1 of the tile, as factor() does once Tile::swaps(k) is set:
+/// masked vector exchanges in the small static orders (every row below k)
+/// and wherever the lanes chose at most three distinct rows; otherwise lane
+/// by lane.
+template <typename T, int W, int N>
+inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int k) noexcept {
+    const std::uint64_t rows = t.swaps(k);
+    if (blends_every_row_below<T, N> || __builtin_popcountll(rows) <= 3)
+        exchange_rows<T, W>(t.at(0, c0), t.ld(), count, k, rows, Lanes<T, W>::load(t.pivot(k)));
+    else if (rows)
+        exchange_lanes<T, W>(t.at(0, c0), t.ld(), count, k, t.pivot(k), t.scalar_exchanges());
+}
+
+/// The exchanges of steps s0 .. s1 - 1, in step order, in columns c0 ..
+/// c0 + count - 1 (factor_columns' deferred exchanges).
+template <typename T, int W, int N>
+inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int s0, int s1) noexcept {
+    for (int s = s0; s < s1; ++s) exchange_columns(t, c0, count, s);
+}
 
 /// The set of rows exchanged with row k, from the pivots of step k.
 template <typename T, int W, int N>
@@ -249,6 +264,16 @@ struct PanelShape {
     static constexpr int rows = 4;
     static constexpr int columns = W * int(sizeof(T)) >= 64 ? 4 : 3;
     static constexpr int from_order = 25;
+    /// From this order factor_columns defers exchanges (its comment says
+    /// how). A tile of order 48 (56 padded rows of 64-byte vectors, 168 KiB)
+    /// is far past L1, and each step's exchange swept all of it: at n = 64
+    /// the factorization took 2.2x the time it takes with no exchange at
+    /// all (model-207 Xeon, AVX-512). Deferred, the factorization alone ran
+    /// 1.2-1.25x faster in double and 1.3-1.4x in float at n = 48-176 with
+    /// AVX-512, 1.1-1.3x with AVX2 (double 128: level; float 1.6x); around
+    /// n = 32 (80 KiB) gains and losses were within the host's noise, and
+    /// at 24-27 the catching up of each panel cost 5-15% (docs/cpu_simd.md).
+    static constexpr int deferred_exchanges_from = 48;
 };
 
 /// Applies to the C columns j0 .. j0 + C - 1 the updates of every step
@@ -343,6 +368,19 @@ template <typename T, int W, int N>
 /// then compiles as it did before panels existed (a shared loop cost them
 /// 5-10% in double on Zen 4).
 ///
+///
+/// From order deferred_exchanges_from, each step's exchange reaches only
+/// the columns of the current panel and those left of it. A column past
+/// the panel receives the exchanges of all earlier steps, in step order, at
+/// the start of its panel (or, past the last whole panel, of its step),
+/// when update_panel is about to bring it into L1 anyway; the columns left
+/// of the current panel receive its steps' exchanges in one pass, four
+/// columns at a time, when the next panel starts (update_panel reads them
+/// there first) or when the factorization ends. Exchanges of different
+/// columns are independent, and each column still receives every exchange
+/// in step order before anything reads it, so the factors are bit for bit
+/// those of exchanging across the tile at every step.
+///
 /// Out of line: the range kernel instantiates it with and without the
 /// prefetch (two loops), and with both inlined GCC moved solve and
 /// store_pivots out of line instead (8% slower at n = 4, float).
@@ -360,8 +398,24 @@ template <bool Panels, typename T, int W, int N, typename Step>
     M info = M{};
     const int panels_end = Panels ? n / Panel::columns * Panel::columns : 0;
     int panel = 0; // the first column of the current panel
+    const bool deferred = Panels && n >= Panel::deferred_exchanges_from;
+    // Columns 0 .. live - 1 have received the exchanges of the steps before
+    // k, except, while deferred, those left of the panel its own steps'.
+    int live = deferred ? 0 : n;
+    const auto catch_up_left = [&](int k) {
+        for (int c = 0; c < panel; c += Panel::columns)
+            exchange_columns(t, c, panel - c < Panel::columns ? panel - c : Panel::columns, panel, k);
+    };
     for (int k = 0; k < n; ++k) {
         step(k);
+        if (deferred) {
+            if (k > 0 && k <= panels_end && k % Panel::columns == 0) catch_up_left(k);
+            if (k == live) {
+                const int width = k < panels_end ? Panel::columns : 1;
+                exchange_columns(t, k, width, 0, k);
+                live = k + width;
+            }
+        }
         if constexpr (Panels) {
             if (k < panels_end) {
                 if (k % Panel::columns == 0) {
@@ -407,14 +461,13 @@ template <bool Panels, typename T, int W, int N, typename Step>
         t.swaps(k) = rows;
         // Those, or a few distinct rows: masked vector exchanges; many (or,
         // past order 64, any: every_lane_exchanges): lane by lane.
-        if (blends_every_row_below<T, N> || __builtin_popcountll(rows) <= 3)
-            exchange_rows<T, W>(t.at(0, 0), t.ld(), n, k, rows, pivot);
-        else if (rows)
-            exchange_lane_rows(t, k);
+        const int first = deferred && k < panels_end ? panel : 0;
+        exchange_columns(t, first, live - first, k);
 
         const V reciprocal = singular ? one : one / L::load(t.at(k, k));
         for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
     }
+    if (deferred && panels_end == n) catch_up_left(n);
     return info;
 }
 
