@@ -267,13 +267,14 @@ struct PanelShape {
     /// From this order factor_columns defers exchanges (its comment says
     /// how). A tile of order 48 (56 padded rows of 64-byte vectors, 168 KiB)
     /// is far past L1, and each step's exchange swept all of it: at n = 64
-    /// the factorization took 2.2x the time it takes with no exchange at
+    /// the factorization took 1.8-2.1x the time it takes with no exchange at
     /// all (model-207 Xeon, AVX-512). Deferred, the factorization alone ran
     /// 1.2-1.25x faster in double and 1.3-1.4x in float at n = 48-176 with
-    /// AVX-512, 1.1-1.3x with AVX2 (double 128: level; float 1.6x); around
-    /// n = 32 (80 KiB) gains and losses were within the host's noise, and
-    /// at 24-27 the catching up of each panel cost 5-15% (docs/cpu_simd.md).
-    static constexpr int deferred_exchanges_from = 48;
+    /// AVX-512, 1.1-1.3x with AVX2 (double 128: level; float 1.6x); whole
+    /// calls 1.14-1.16x and 1.22-1.38x at 48-128, 1.04-1.12x at 40-44, level
+    /// to 1.03x at 36. At 32 the host's noise hid any difference, and at
+    /// 24-27 catching up each panel cost 5-15% (docs/cpu_simd.md).
+    static constexpr int deferred_exchanges_from = 36;
 };
 
 /// Applies to the C columns j0 .. j0 + C - 1 the updates of every step
