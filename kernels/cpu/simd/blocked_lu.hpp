@@ -1,5 +1,5 @@
 // libtdls: one system of order past the SIMD tiles (257..1024; from 160 in
-// double and 192 in float where the registry says so) on one thread,
+// double and 224 in float where the registry says so) on one thread,
 // by a blocked right-looking LU with partial pivoting in LAPACK's dgetrf
 // order, on two levels: blocks of `block` columns, each factored in panels
 // of `panel` columns by dgetf2's steps; after each panel (and each block)
