@@ -33,7 +33,7 @@ inline constexpr int max_order = 256;
 /// 1.08-1.22x, interleaved 0.99-1.03x at 192, 1.00x at 208; at 160-176 the
 /// interleaved form lost 8-13%) (docs/cpu_blocked.md, "From n = 192").
 /// With the tiles' deferred exchanges (tile_lu.hpp, 2026-12-06) float's
-/// tiles took 192 and 208 back (strided 1.17x, interleaved 1.19-1.36x in
+/// tiles took 192 and 208 back (strided 1.17x, interleaved 1.19-1.39x in
 /// blocks of 16 and 64); at 224 the blocked kernel stays ahead in the
 /// interleaved form (the tiles 0.75-0.93x; strided 1.03x), and in double
 /// it stays ahead at 160-208 (the tiles 0.80-0.93x strided).

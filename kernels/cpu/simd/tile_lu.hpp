@@ -188,21 +188,29 @@ inline constexpr bool blends_every_row_below = N > 0 && N <= (sizeof(T) == 4 ? 8
 /// c0 + count - 1 of the tile, as factor() does once Tile::swaps(k) is set:
 /// masked vector exchanges in the small static orders (every row below k)
 /// and wherever the lanes chose at most three distinct rows; otherwise lane
-/// by lane.
+/// by lane. `pivot`: the pivots of step k, as Tile::pivot(k) holds them
+/// (factor passes the register it stored them from: with them reloaded
+/// from memory there, double n = 4 ran 5% slower).
 template <typename T, int W, int N>
-inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int k) noexcept {
+inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int k,
+                             typename Lanes<T, W>::M pivot) noexcept {
     const std::uint64_t rows = t.swaps(k);
     if (blends_every_row_below<T, N> || __builtin_popcountll(rows) <= 3)
-        exchange_rows<T, W>(t.at(0, c0), t.ld(), count, k, rows, Lanes<T, W>::load(t.pivot(k)));
+        exchange_rows<T, W>(t.at(0, c0), t.ld(), count, k, rows, pivot);
     else if (rows)
         exchange_lanes<T, W>(t.at(0, c0), t.ld(), count, k, t.pivot(k), t.scalar_exchanges());
 }
 
 /// The exchanges of steps s0 .. s1 - 1, in step order, in columns c0 ..
-/// c0 + count - 1 (factor_columns' deferred exchanges).
+/// c0 + count - 1 (factor_columns' deferred exchanges). Out of line: it
+/// runs once per panel, and it keeps the dynamic kernel's growth out of
+/// GCC's inlining budget for the translation unit, which decides whether
+/// small helpers stay inline (with it inlined and factor's pivots reloaded
+/// from memory, transpose.hpp's gather_runs went out of line and double
+/// n = 4 ran at 0.76x).
 template <typename T, int W, int N>
-inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int s0, int s1) noexcept {
-    for (int s = s0; s < s1; ++s) exchange_columns(t, c0, count, s);
+[[gnu::noinline]] void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int s0, int s1) noexcept {
+    for (int s = s0; s < s1; ++s) exchange_columns(t, c0, count, s, Lanes<T, W>::load(t.pivot(s)));
 }
 
 /// The set of rows exchanged with row k, from the pivots of step k.
@@ -271,7 +279,7 @@ struct PanelShape {
     /// all (model-207 Xeon, AVX-512). Deferred, the factorization alone ran
     /// 1.2-1.25x faster in double and 1.3-1.4x in float at n = 48-176 with
     /// AVX-512, 1.1-1.3x with AVX2 (double 128: level; float 1.6x); whole
-    /// calls 1.14-1.16x and 1.22-1.38x at 48-128, 1.04-1.12x at 40-44, level
+    /// calls 1.14-1.18x and 1.23-1.38x at 48-128, 1.04-1.13x at 40-44, level
     /// to 1.03x at 36. At 32 the host's noise hid any difference, and at
     /// 24-27 catching up each panel cost 5-15% (docs/cpu_simd.md).
     static constexpr int deferred_exchanges_from = 36;
@@ -463,7 +471,7 @@ template <bool Panels, typename T, int W, int N, typename Step>
         // Those, or a few distinct rows: masked vector exchanges; many (or,
         // past order 64, any: every_lane_exchanges): lane by lane.
         const int first = deferred && k < panels_end ? panel : 0;
-        exchange_columns(t, first, live - first, k);
+        exchange_columns(t, first, live - first, k, pivot);
 
         const V reciprocal = singular ? one : one / L::load(t.at(k, k));
         for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
