@@ -377,8 +377,8 @@ template <typename T, int W, int N>
 /// then compiles as it did before panels existed (a shared loop cost them
 /// 5-10% in double on Zen 4).
 ///
-///
-/// From order deferred_exchanges_from, each step's exchange reaches only
+/// Deferred exchanges (docs/cpu_simd.md): from order
+/// deferred_exchanges_from, each step's exchange reaches only
 /// the columns of the current panel and those left of it. A column past
 /// the panel receives the exchanges of all earlier steps, in step order, at
 /// the start of its panel (or, past the last whole panel, of its step),
@@ -409,7 +409,7 @@ template <bool Panels, typename T, int W, int N, typename Step>
     int panel = 0; // the first column of the current panel
     const bool deferred = Panels && n >= Panel::deferred_exchanges_from;
     // Columns 0 .. live - 1 have received the exchanges of the steps before
-    // k, except, while deferred, those left of the panel its own steps'.
+    // k (while deferred, those left of the panel all but the panel's own).
     int live = deferred ? 0 : n;
     const auto catch_up_left = [&](int k) {
         for (int c = 0; c < panel; c += Panel::columns)
