@@ -3,7 +3,10 @@
 // batch forms (with leading-dimension padding, stride gaps, shuffled pointer
 // arrays, interleaved blocks narrower, equal and wider than a tile), gesv
 // with 0, 1 and 3 right-hand sides, getrf and getrs, tau = 1 and 0.6, ranges
-// that start and end inside a tile, static and dynamic instances; systems
+// that start and end inside a tile, static and dynamic instances (static
+// 12: a packed matrix into a tile of taller columns, moved by transposes
+// with the placement divided by a constant; float's columns and right-hand
+// sides of 12 by masked moves); systems
 // random, pivot-heavy, full of magnitude ties, singular, subnormal and NaN.
 // Both sides are compiled here without contracted multiply-adds, where the
 // kernel's lane arithmetic is the engine's operation for operation.
@@ -182,6 +185,7 @@ void run_simd(const BatchCall& call, bool use_static) {
         if (n == 4) kernel = &simd::solve_range<T, 4, RowMajor>;
         if (n == 5) kernel = &simd::solve_range<T, 5, RowMajor>;
         if (n == 8) kernel = &simd::solve_range<T, 8, RowMajor>;
+        if (n == 12) kernel = &simd::solve_range<T, 12, RowMajor>; // columns padded to 16 rows
         if (n == 16) kernel = &simd::solve_range<T, 16, RowMajor>;
     }
     const std::int64_t cut = std::min<std::int64_t>(batch, 3); // not a multiple of any width

@@ -5,8 +5,10 @@
 // - a full tile whose systems store runs of at least W consecutive elements
 //   (a packed matrix, or columns of order >= W): vector loads of each
 //   system's run and W x W transposes (transpose.hpp);
-// - any other full tile (runs shorter than W, steps other than 1): a
-//   gather per element (gather.hpp);
+// - a full tile whose runs are shorter than W: a masked load (store) per
+//   system and a W x W transpose (transpose.hpp, gather_short_runs);
+// - any other full tile (steps other than 1): a gather per element
+//   (gather.hpp);
 // - the last, partial tile: element by element through each system's view.
 // Lanes past the end of the range hold an identity system, read and written
 // nowhere.
@@ -67,18 +69,79 @@ TileSystems<T, W> systems_of(const BatchOperands& ops, std::int64_t first, int c
     return s;
 }
 
-/// Whether each matrix is stored exactly as its lane of the tile: one run.
+/// Whether packed matrices (runs_of_matrix) move as one run per lane rather
+/// than column by column: where the tile's columns are as tall as the order,
+/// or where a column is not a whole number of vectors (shorter than W: no
+/// column run at all; longer, the last vector of each column overlaps the one
+/// before it). Whole vectors per column take as many transposes as the
+/// packed run and no placement arithmetic.
+template <int W, typename T>
+bool moves_packed(const SystemView<T>& v, int n, int ld) noexcept {
+    return v.a_col == n && (ld == n || n % W != 0);
+}
+
 template <typename T, int W>
-bool packed_like_tile(const TileSystems<T, W>& s, int n, int ld) noexcept {
-    return s.view[0].a_col == n && ld == n;
+[[gnu::noinline]] void gather_padded_dynamic(T* tile, const T* const (&src)[W], int n, int ld) noexcept {
+    gather_runs<T, W>(tile, src, n * n, PaddedColumns{n, ld});
+}
+
+template <typename T, int W>
+[[gnu::noinline]] void scatter_padded_dynamic(const T* tile, T* const (&dst)[W], int n, int ld) noexcept {
+    bool all[W];
+    for (int l = 0; l < W; ++l) all[l] = true;
+    scatter_runs<T, W>(tile, dst, n * n, all, PaddedColumns{n, ld});
+}
+
+/// W packed matrices of order n into (out of) a tile of ld-row columns.
+/// Inlined for a static order, whose placement divides by a constant; out of
+/// line for the dynamic kernel, where inlined the placement's arithmetic
+/// took registers from the column-by-column moves beside it, whose
+/// transposes then went through the stack (n = 24 double, 0.97x).
+template <typename T, int W, int N>
+[[gnu::always_inline]] inline void gather_padded(T* tile, const T* const (&src)[W], int n, int ld) noexcept {
+    if constexpr (N > 0)
+        gather_runs<T, W>(tile, src, N * N, PaddedColumns{N, ld});
+    else
+        gather_padded_dynamic<T, W>(tile, src, n, ld);
+}
+
+template <typename T, int W, int N>
+[[gnu::always_inline]] inline void scatter_padded(const T* tile, T* const (&dst)[W], int n, int ld) noexcept {
+    bool all[W];
+    for (int l = 0; l < W; ++l) all[l] = true;
+    if constexpr (N > 0)
+        scatter_runs<T, W>(tile, dst, N * N, all, PaddedColumns{N, ld});
+    else
+        scatter_padded_dynamic<T, W>(tile, dst, n, ld);
 }
 
 /// Whether a full tile's matrices move as runs: consecutive rows (step 1) and
-/// runs of at least W elements, packed or per column.
+/// runs of at least W elements, packed (one run per lane, whatever the
+/// tile's column height) or per column.
 template <typename T, int W>
-bool runs_of_matrix(const TileSystems<T, W>& s, int n, int ld) noexcept {
+bool runs_of_matrix(const TileSystems<T, W>& s, int n) noexcept {
     const SystemView<T>& v = s.view[0];
-    return s.count == W && v.a_row == 1 && (packed_like_tile(s, n, ld) ? n * n >= W : n >= W);
+    return s.count == W && v.a_row == 1 && (v.a_col == n ? n * n >= W : n >= W);
+}
+
+/// Whether runs of `elements` < W move by masked moves and a transpose
+/// rather than a gather (a scalar store) per element: a transpose costs
+/// W log2(W) shuffles whatever the run, so the shortest runs stay as they
+/// were (float order 2's pivots, 2 per lane through a 16 x 16 transpose, ran
+/// 0.79x).
+template <int W>
+constexpr bool pays_as_short_run(int elements) noexcept {
+    return 2 * elements >= W;
+}
+
+/// Whether a full tile's matrices move as runs shorter than W (float orders
+/// up to 15 with a leading dimension other than the order, float order 3):
+/// packed with n*n < W in a tile as tall as the order, or columns of n < W.
+template <typename T, int W>
+bool short_runs_of_matrix(const TileSystems<T, W>& s, int n, int ld) noexcept {
+    const SystemView<T>& v = s.view[0];
+    const int run = v.a_col == n && ld == n ? n * n : n;
+    return s.count == W && v.a_row == 1 && run < W && pays_as_short_run<W>(run);
 }
 
 /// The same for columns [0, columns) of the right-hand sides.
@@ -86,6 +149,14 @@ template <typename T, int W>
 bool runs_of_rhs(const TileSystems<T, W>& s, int n, int columns) noexcept {
     const SystemView<T>& v = s.view[0];
     return s.count == W && v.b_row == 1 && (v.b_col == n ? n * columns >= W : n >= W);
+}
+
+/// Whether they move as runs shorter than W.
+template <typename T, int W>
+bool short_runs_of_rhs(const TileSystems<T, W>& s, int n, int columns) noexcept {
+    const SystemView<T>& v = s.view[0];
+    const int run = v.b_col == n ? n * columns : n;
+    return s.count == W && v.b_row == 1 && run < W && pays_as_short_run<W>(run);
 }
 
 /// Small systems packed back to back (lane l at first + l*E, E elements
@@ -156,11 +227,14 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
             return;
         }
     }
-    if (runs_of_matrix(s, n, t.ld())) {
+    if (runs_of_matrix(s, n)) {
         const T* src[W];
-        if (packed_like_tile(s, n, t.ld())) {
+        if (moves_packed<W>(s.view[0], n, t.ld())) { // one run per lane
             for (int l = 0; l < W; ++l) src[l] = s.view[l].A;
-            gather_runs<T, W>(t.at(0, 0), src, n * n);
+            if (t.ld() == n)
+                gather_runs<T, W>(t.at(0, 0), src, n * n);
+            else
+                gather_padded<T, W, N>(t.at(0, 0), src, n, t.ld());
             return;
         }
         for (int j = 0; j < n; ++j) {
@@ -169,8 +243,21 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
         }
         return;
     }
+    if (short_runs_of_matrix(s, n, t.ld())) {
+        const T* src[W];
+        if (first.a_col == n && t.ld() == n) {
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].A;
+            gather_short_runs<T, W>(t.at(0, 0), src, n * n);
+            return;
+        }
+        for (int j = 0; j < n; ++j) {
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].A + j * first.a_col;
+            gather_short_runs<T, W>(t.at(0, j), src, n);
+        }
+        return;
+    }
     if (s.count == W) {
-        // Short runs or steps other than 1: a gather per element. The
+        // Steps other than 1: a gather per element. The
         // strides are the call's, the same in every lane.
         gather_block<T, W>(t.at(0, 0), t.ld(), n, n, addresses_of(s, &SystemView<T>::A), first.a_row, first.a_col);
         return;
@@ -205,13 +292,16 @@ void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept
             return;
         }
     }
-    if (runs_of_matrix(s, n, t.ld())) {
+    if (runs_of_matrix(s, n)) {
         T* dst[W];
         bool all[W];
         for (int l = 0; l < W; ++l) all[l] = true;
-        if (packed_like_tile(s, n, t.ld())) {
+        if (moves_packed<W>(s.view[0], n, t.ld())) {
             for (int l = 0; l < W; ++l) dst[l] = s.view[l].A;
-            scatter_runs<T, W>(t.at(0, 0), dst, n * n, all);
+            if (t.ld() == n)
+                scatter_runs<T, W>(t.at(0, 0), dst, n * n, all);
+            else
+                scatter_padded<T, W, N>(t.at(0, 0), dst, n, t.ld());
             return;
         }
         for (int j = 0; j < n; ++j) {
@@ -220,11 +310,34 @@ void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept
         }
         return;
     }
+    if (short_runs_of_matrix(s, n, t.ld())) {
+        T* dst[W];
+        bool all[W];
+        for (int l = 0; l < W; ++l) all[l] = true;
+        if (first.a_col == n && t.ld() == n) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A;
+            scatter_short_runs<T, W>(t.at(0, 0), dst, n * n, all);
+            return;
+        }
+        for (int j = 0; j < n; ++j) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A + j * first.a_col;
+            scatter_short_runs<T, W>(t.at(0, j), dst, n, all);
+        }
+        return;
+    }
     for (int l = 0; l < s.count; ++l) {
         const SystemView<T>& v = s.view[l];
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i) v.A[i * v.a_row + j * v.a_col] = t.at(i, j)[l];
     }
+}
+
+/// Whether every lane has pivots with entries one apart.
+template <typename T, int W>
+bool consecutive_pivots(const TileSystems<T, W>& s) noexcept {
+    for (int l = 0; l < s.count; ++l)
+        if (!s.view[l].ipiv || s.view[l].ipiv_step != 1) return false;
+    return true;
 }
 
 /// LAPACK's 1-based swap sequence out of the 0-based pivot rows. Always
@@ -242,6 +355,35 @@ template <typename T, int W, int N>
             for (int l = 0; l < W; ++l) out[l] = std::int32_t(pivot[l] + 1);
         }
         return;
+    }
+    if constexpr (W * sizeof(std::int32_t) >= 16) { // a vector of W entries (not SSE2's double)
+        if (s.count == W && pays_as_short_run<W>(t.order()) && consecutive_pivots(s)) {
+            // W pivots of each lane at a time: W vectors of W lanes, one
+            // transpose, a run of W entries per lane (element by element,
+            // float order 12's pivots and solutions held a sixth of the call).
+            // The entries' bits ride in float vectors, whose transpose only
+            // moves them (Lanes has no 32-bit integer family of its own).
+            using Carrier = Lanes<float, W>;
+            using Entries = typename VectorOf<std::int32_t, 4 * W>::type;
+            const int n = t.order();
+            for (int k0 = 0; k0 < n; k0 += W) {
+                const int count = std::min(W, n - k0);
+                typename Carrier::V v[W];
+                for (int r = 0; r < W; ++r)
+                    v[r] = r < count ? (typename Carrier::V)(
+                                           __builtin_convertvector(Lanes<T, W>::load(t.pivot(k0 + r)), Entries) + 1)
+                                     : typename Carrier::V{};
+                transpose<float, W>(v);
+                for (int l = 0; l < W; ++l) {
+                    float* const out = reinterpret_cast<float*>(s.view[l].ipiv + k0);
+                    if (count == W)
+                        Carrier::store(out, v[l]);
+                    else
+                        store_first<float, W>(out, v[l], count);
+                }
+            }
+            return;
+        }
     }
     for (int l = 0; l < s.count; ++l) {
         const SystemView<T>& v = s.view[l];
@@ -275,9 +417,11 @@ typename Lanes<T, W>::M load_pivots(const Tile<T, W, N>& t, const TileSystems<T,
 }
 
 /// Columns [first_column, first_column + columns) of each system's B into
-/// the tile's right-hand-side block b[(c*n + i)*W + l].
+/// the tile's right-hand-side block b[(c*n + i)*W + l]. Always inlined, as
+/// store_rhs: with the short-run moves GCC kept both out of line in the
+/// static orders' range kernels (float order 7 ran 0.74x).
 template <int N, typename T, int W>
-void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns) noexcept {
+[[gnu::always_inline]] inline void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns) noexcept {
     using L = Lanes<T, W>;
     const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
     if constexpr (N > 0 && splits_in_registers<N, W>) {
@@ -312,6 +456,20 @@ void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column
         }
         return;
     }
+    if (short_runs_of_rhs(s, n, columns)) {
+        const std::int64_t step = s.view[0].b_col;
+        const T* src[W];
+        if (step == n) { // packed columns: one run
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + first_column * step;
+            gather_short_runs<T, W>(b, src, n * columns);
+            return;
+        }
+        for (int c = 0; c < columns; ++c) {
+            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + (first_column + c) * step;
+            gather_short_runs<T, W>(at(0, c), src, n);
+        }
+        return;
+    }
     if (s.count == W) { // as load_matrices: a gather per element
         const SystemView<T>& v = s.view[0];
         LaneAddresses<W> base = addresses_of(s, &SystemView<T>::B); // at column first_column
@@ -333,7 +491,7 @@ void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column
 /// The solutions back, in the lanes of `written` only (all ones: write; the
 /// caller's B of the other lanes keeps every bit it had).
 template <int N, typename T, int W>
-void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns,
+[[gnu::always_inline]] inline void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns,
                typename Lanes<T, W>::M written) noexcept {
     using L = Lanes<T, W>;
     const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
@@ -375,6 +533,22 @@ void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first
         for (int c = 0; c < columns; ++c) {
             for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + (first_column + c) * step;
             scatter_runs<T, W>(at(0, c), dst, n, lanes);
+        }
+        return;
+    }
+    if (short_runs_of_rhs(s, n, columns)) {
+        const std::int64_t step = s.view[0].b_col;
+        bool lanes[W];
+        for (int l = 0; l < W; ++l) lanes[l] = written[l] != 0;
+        T* dst[W];
+        if (step == n) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + first_column * step;
+            scatter_short_runs<T, W>(b, dst, n * columns, lanes);
+            return;
+        }
+        for (int c = 0; c < columns; ++c) {
+            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + (first_column + c) * step;
+            scatter_short_runs<T, W>(at(0, c), dst, n, lanes);
         }
         return;
     }

@@ -5,7 +5,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "lanes.hpp"
 
@@ -21,7 +26,7 @@ constexpr int butterfly_index(int W, int H, int p, bool high) noexcept {
 }
 
 template <typename T, int W, int H, std::size_t... P>
-inline void butterfly(typename Lanes<T, W>::V& a, typename Lanes<T, W>::V& b,
+[[gnu::always_inline]] inline void butterfly(typename Lanes<T, W>::V& a, typename Lanes<T, W>::V& b,
                       std::index_sequence<P...>) noexcept {
     const auto low = __builtin_shufflevector(a, b, butterfly_index(W, H, int(P), false)...);
     const auto high = __builtin_shufflevector(a, b, butterfly_index(W, H, int(P), true)...);
@@ -29,9 +34,12 @@ inline void butterfly(typename Lanes<T, W>::V& a, typename Lanes<T, W>::V& b,
     b = high;
 }
 
-/// v[r][c] becomes v[c][r]: log2(W) stages of W shuffles.
+/// v[r][c] becomes v[c][r]: log2(W) stages of W shuffles. Always inlined:
+/// out of line, its W vectors go through memory (GCC did so in float order
+/// 4 and 5's range kernels once they also moved right-hand sides and
+/// pivots by transposes).
 template <typename T, int W, int H = 1>
-inline void transpose(typename Lanes<T, W>::V (&v)[W]) noexcept {
+[[gnu::always_inline]] inline void transpose(typename Lanes<T, W>::V (&v)[W]) noexcept {
     if constexpr (H < W) {
         for (int i = 0; i < W; ++i)
             if ((i & H) == 0) butterfly<T, W, H>(v[i], v[i + H], std::make_index_sequence<W>{});
@@ -39,33 +47,167 @@ inline void transpose(typename Lanes<T, W>::V (&v)[W]) noexcept {
     }
 }
 
+/// Where a tile keeps element e of a lane's run: at e (a column, or a packed
+/// matrix in a tile whose columns are as tall as the order). The placements
+/// unroll their loop: with r a variable, the W vectors of a transpose went
+/// through the stack (n = 24 double ran 0.97x).
+struct Contiguous {
+    template <int W, typename F>
+    void each(int first, const F& f) const noexcept {
+#pragma GCC unroll 16
+        for (int r = 0; r < W; ++r) f(r, std::int64_t(first) + r);
+    }
+};
+
+/// A packed matrix of `rows`-element columns in a tile whose columns are `ld`
+/// rows apart (the static orders 9..15 and every dynamic one pad them):
+/// element e at (e / rows) * ld + e % rows. One run moved this way takes
+/// n*n/W transposes; column by column, ceil(n/W) per column (float orders
+/// 9..15 have columns shorter than W and were gathered element by element).
+struct PaddedColumns {
+    int rows;
+    int ld;
+    template <int W, typename F>
+    void each(int first, const F& f) const noexcept {
+        int row = first % rows;
+        std::int64_t at = std::int64_t(first / rows) * ld + row;
+#pragma GCC unroll 16
+        for (int r = 0; r < W; ++r) {
+            f(r, at);
+            const bool wraps = ++row == rows;
+            row = wraps ? 0 : row;
+            at += wraps ? ld - rows + 1 : 1;
+        }
+    }
+};
+
 /// Elements [0, elements) of each lane's contiguous run src[l] into tile
-/// vectors tile[e*W]; elements >= W. The last group overlaps the one before
-/// it rather than read past a run's end.
-template <typename T, int W>
-inline void gather_runs(T* tile, const T* const (&src)[W], int elements) noexcept {
+/// vectors tile[place(e)*W]; elements >= W. The last group overlaps the one
+/// before it rather than read past a run's end. The moves of this file are
+/// always inlined: with the short-run moves beside them GCC kept them out of
+/// line in the static orders' range kernels, and double order 3 ran 0.77x.
+template <typename T, int W, typename Place = Contiguous>
+[[gnu::always_inline]] inline void gather_runs(T* tile, const T* const (&src)[W], int elements, const Place& place = {}) noexcept {
     using L = Lanes<T, W>;
     for (int e = 0; e < elements; e += W) {
         const int first = std::min(e, elements - W);
         typename L::V v[W];
         for (int l = 0; l < W; ++l) v[l] = L::load(src[l] + first);
         transpose<T, W>(v);
-        for (int r = 0; r < W; ++r) L::store(tile + std::int64_t(first + r) * W, v[r]);
+        place.template each<W>(first, [&](int r, std::int64_t at) { L::store(tile + at * W, v[r]); });
     }
 }
 
 /// The inverse of gather_runs, into the lanes marked in `written` only.
-template <typename T, int W>
-inline void scatter_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W]) noexcept {
+template <typename T, int W, typename Place = Contiguous>
+[[gnu::always_inline]] inline void scatter_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W],
+                         const Place& place = {}) noexcept {
     using L = Lanes<T, W>;
     for (int e = 0; e < elements; e += W) {
         const int first = std::min(e, elements - W);
         typename L::V v[W];
-        for (int r = 0; r < W; ++r) v[r] = L::load(tile + std::int64_t(first + r) * W);
+        place.template each<W>(first, [&](int r, std::int64_t at) { v[r] = L::load(tile + at * W); });
         transpose<T, W>(v);
         for (int l = 0; l < W; ++l)
             if (written[l]) L::store(dst[l] + first, v[l]);
     }
+}
+
+/// The first `count` elements at p (0 < count <= W) in a vector whose other
+/// lanes are zero, or back to p: masked moves that touch no byte past the
+/// count-th element (AVX-512 and AVX2 suppress faults in masked-off lanes),
+/// for runs shorter than a vector that end where a buffer may end.
+template <typename E, int W>
+inline typename VectorOf<E, int(sizeof(E)) * W>::type load_first(const E* p, int count) noexcept {
+    using V = typename VectorOf<E, int(sizeof(E)) * W>::type;
+    constexpr int bytes = int(sizeof(E)) * W;
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+    if constexpr (bytes == 64 || bytes == 32 || bytes == 16) {
+        const unsigned k = (1u << count) - 1;
+        if constexpr (bytes == 64 && sizeof(E) == 4) return (V)_mm512_maskz_loadu_epi32(__mmask16(k), p);
+        if constexpr (bytes == 64 && sizeof(E) == 8) return (V)_mm512_maskz_loadu_epi64(__mmask8(k), p);
+        if constexpr (bytes == 32 && sizeof(E) == 4) return (V)_mm256_maskz_loadu_epi32(__mmask8(k), p);
+        if constexpr (bytes == 32 && sizeof(E) == 8) return (V)_mm256_maskz_loadu_epi64(__mmask8(k), p);
+        if constexpr (bytes == 16 && sizeof(E) == 4) return (V)_mm_maskz_loadu_epi32(__mmask8(k), p);
+        if constexpr (bytes == 16 && sizeof(E) == 8) return (V)_mm_maskz_loadu_epi64(__mmask8(k), p);
+    }
+#elif defined(__AVX2__)
+    if constexpr (bytes == 32 || bytes == 16) {
+        using Mask = typename VectorOf<LaneIndex<E>, bytes>::type;
+        Mask lane;
+        for (int l = 0; l < W; ++l) lane[l] = l;
+        const Mask on = lane < LaneIndex<E>(count);
+        if constexpr (bytes == 32 && sizeof(E) == 4)
+            return (V)_mm256_maskload_epi32(reinterpret_cast<const int*>(p), (__m256i)on);
+        if constexpr (bytes == 32 && sizeof(E) == 8)
+            return (V)_mm256_maskload_epi64(reinterpret_cast<const long long*>(p), (__m256i)on);
+        if constexpr (bytes == 16 && sizeof(E) == 4)
+            return (V)_mm_maskload_epi32(reinterpret_cast<const int*>(p), (__m128i)on);
+        if constexpr (bytes == 16 && sizeof(E) == 8)
+            return (V)_mm_maskload_epi64(reinterpret_cast<const long long*>(p), (__m128i)on);
+    }
+#endif
+    V v{};
+    for (int l = 0; l < count; ++l) std::memcpy(reinterpret_cast<char*>(&v) + l * sizeof(E), p + l, sizeof(E));
+    return v;
+}
+
+template <typename E, int W>
+inline void store_first(E* p, typename VectorOf<E, int(sizeof(E)) * W>::type v, int count) noexcept {
+    constexpr int bytes = int(sizeof(E)) * W;
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+    if constexpr (bytes == 64 || bytes == 32 || bytes == 16) {
+        const unsigned k = (1u << count) - 1;
+        if constexpr (bytes == 64 && sizeof(E) == 4) return _mm512_mask_storeu_epi32(p, __mmask16(k), (__m512i)v);
+        if constexpr (bytes == 64 && sizeof(E) == 8) return _mm512_mask_storeu_epi64(p, __mmask8(k), (__m512i)v);
+        if constexpr (bytes == 32 && sizeof(E) == 4) return _mm256_mask_storeu_epi32(p, __mmask8(k), (__m256i)v);
+        if constexpr (bytes == 32 && sizeof(E) == 8) return _mm256_mask_storeu_epi64(p, __mmask8(k), (__m256i)v);
+        if constexpr (bytes == 16 && sizeof(E) == 4) return _mm_mask_storeu_epi32(p, __mmask8(k), (__m128i)v);
+        if constexpr (bytes == 16 && sizeof(E) == 8) return _mm_mask_storeu_epi64(p, __mmask8(k), (__m128i)v);
+    }
+#elif defined(__AVX2__)
+    if constexpr (bytes == 32 || bytes == 16) {
+        using Mask = typename VectorOf<LaneIndex<E>, bytes>::type;
+        Mask lane;
+        for (int l = 0; l < W; ++l) lane[l] = l;
+        const Mask on = lane < LaneIndex<E>(count);
+        if constexpr (bytes == 32 && sizeof(E) == 4)
+            return _mm256_maskstore_epi32(reinterpret_cast<int*>(p), (__m256i)on, (__m256i)v);
+        if constexpr (bytes == 32 && sizeof(E) == 8)
+            return _mm256_maskstore_epi64(reinterpret_cast<long long*>(p), (__m256i)on, (__m256i)v);
+        if constexpr (bytes == 16 && sizeof(E) == 4)
+            return _mm_maskstore_epi32(reinterpret_cast<int*>(p), (__m128i)on, (__m128i)v);
+        if constexpr (bytes == 16 && sizeof(E) == 8)
+            return _mm_maskstore_epi64(reinterpret_cast<long long*>(p), (__m128i)on, (__m128i)v);
+    }
+#endif
+    for (int l = 0; l < count; ++l) std::memcpy(p + l, reinterpret_cast<const char*>(&v) + l * sizeof(E), sizeof(E));
+}
+
+/// Runs of 0 < elements < W: each lane's run src[l] by a masked load into a
+/// vector, a W x W transpose and its first `elements` rows into the tile
+/// (one gather per element took twice as long for float order 12's
+/// right-hand side on the model-207 Xeon host).
+template <typename T, int W>
+[[gnu::always_inline]] inline void gather_short_runs(T* tile, const T* const (&src)[W], int elements) noexcept {
+    using L = Lanes<T, W>;
+    typename L::V v[W];
+    for (int l = 0; l < W; ++l) v[l] = load_first<T, W>(src[l], elements);
+    transpose<T, W>(v);
+    for (int r = 0; r < elements; ++r) L::store(tile + std::int64_t(r) * W, v[r]);
+}
+
+/// The inverse, into the lanes marked in `written` only, by masked stores
+/// (element by element, the stores of float order 12's solution and pivots
+/// held a sixth of the call).
+template <typename T, int W>
+[[gnu::always_inline]] inline void scatter_short_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W]) noexcept {
+    using L = Lanes<T, W>;
+    typename L::V v[W];
+    for (int r = 0; r < W; ++r) v[r] = r < elements ? L::load(tile + std::int64_t(r) * W) : typename L::V{};
+    transpose<T, W>(v);
+    for (int l = 0; l < W; ++l)
+        if (written[l]) store_first<T, W>(dst[l], v[l], elements);
 }
 
 /// Even elements of a then b (odd: the odd ones), for a split by two.
