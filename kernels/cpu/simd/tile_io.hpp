@@ -503,7 +503,7 @@ template <int N, typename T, int W>
             interleave<T, W, N>(x);
             for (int e = 0; e < N; ++e) {
                 // Element i of vector e belongs to lane (e*W + i) / N.
-                typename L::M keep;
+                typename L::M keep{};
                 for (int i = 0; i < W; ++i) keep[i] = written[(e * W + i) / N];
                 T* const out = v.B + e * W;
                 L::store(out, keep ? x[e] : L::load(out));

@@ -120,7 +120,7 @@ template <typename T, int W, typename Place = Contiguous>
 template <typename E, int W>
 inline typename VectorOf<E, int(sizeof(E)) * W>::type load_first(const E* p, int count) noexcept {
     using V = typename VectorOf<E, int(sizeof(E)) * W>::type;
-    constexpr int bytes = int(sizeof(E)) * W;
+    [[maybe_unused]] constexpr int bytes = int(sizeof(E)) * W;
 #if defined(__AVX512F__) && defined(__AVX512VL__)
     if constexpr (bytes == 64 || bytes == 32 || bytes == 16) {
         const unsigned k = (1u << count) - 1;
@@ -148,13 +148,13 @@ inline typename VectorOf<E, int(sizeof(E)) * W>::type load_first(const E* p, int
     }
 #endif
     V v{};
-    for (int l = 0; l < count; ++l) std::memcpy(reinterpret_cast<char*>(&v) + l * sizeof(E), p + l, sizeof(E));
+    for (int l = 0; l < count && l < W; ++l) std::memcpy(reinterpret_cast<char*>(&v) + l * sizeof(E), p + l, sizeof(E));
     return v;
 }
 
 template <typename E, int W>
 inline void store_first(E* p, typename VectorOf<E, int(sizeof(E)) * W>::type v, int count) noexcept {
-    constexpr int bytes = int(sizeof(E)) * W;
+    [[maybe_unused]] constexpr int bytes = int(sizeof(E)) * W;
 #if defined(__AVX512F__) && defined(__AVX512VL__)
     if constexpr (bytes == 64 || bytes == 32 || bytes == 16) {
         const unsigned k = (1u << count) - 1;
@@ -181,7 +181,7 @@ inline void store_first(E* p, typename VectorOf<E, int(sizeof(E)) * W>::type v, 
             return _mm_maskstore_epi64(reinterpret_cast<long long*>(p), (__m128i)on, (__m128i)v);
     }
 #endif
-    for (int l = 0; l < count; ++l) std::memcpy(p + l, reinterpret_cast<const char*>(&v) + l * sizeof(E), sizeof(E));
+    for (int l = 0; l < count && l < W; ++l) std::memcpy(p + l, reinterpret_cast<const char*>(&v) + l * sizeof(E), sizeof(E));
 }
 
 /// Runs of 0 < elements < W: each lane's run src[l] by a masked load into a
@@ -194,7 +194,7 @@ template <typename T, int W>
     typename L::V v[W];
     for (int l = 0; l < W; ++l) v[l] = load_first<T, W>(src[l], elements);
     transpose<T, W>(v);
-    for (int r = 0; r < elements; ++r) L::store(tile + std::int64_t(r) * W, v[r]);
+    for (int r = 0; r < elements && r < W; ++r) L::store(tile + std::int64_t(r) * W, v[r]);
 }
 
 /// The inverse, into the lanes marked in `written` only, by masked stores
