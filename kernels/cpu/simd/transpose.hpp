@@ -113,6 +113,16 @@ template <typename T, int W, typename Place = Contiguous>
     }
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+/// AVX2's mask of masked moves: lanes below count all ones.
+template <typename E, int W>
+inline typename VectorOf<LaneIndex<E>, int(sizeof(E)) * W>::type first_lanes(int count) noexcept {
+    typename VectorOf<LaneIndex<E>, int(sizeof(E)) * W>::type lane;
+    for (int l = 0; l < W; ++l) lane[l] = l;
+    return lane < LaneIndex<E>(count);
+}
+#endif
+
 /// The first `count` elements at p (0 < count <= W) in a vector whose other
 /// lanes are zero, or back to p: masked moves that touch no byte past the
 /// count-th element (AVX-512 and AVX2 suppress faults in masked-off lanes),
@@ -133,10 +143,7 @@ inline typename VectorOf<E, int(sizeof(E)) * W>::type load_first(const E* p, int
     }
 #elif defined(__AVX2__)
     if constexpr (bytes == 32 || bytes == 16) {
-        using Mask = typename VectorOf<LaneIndex<E>, bytes>::type;
-        Mask lane;
-        for (int l = 0; l < W; ++l) lane[l] = l;
-        const Mask on = lane < LaneIndex<E>(count);
+        const auto on = first_lanes<E, W>(count);
         if constexpr (bytes == 32 && sizeof(E) == 4)
             return (V)_mm256_maskload_epi32(reinterpret_cast<const int*>(p), (__m256i)on);
         if constexpr (bytes == 32 && sizeof(E) == 8)
@@ -167,10 +174,7 @@ inline void store_first(E* p, typename VectorOf<E, int(sizeof(E)) * W>::type v, 
     }
 #elif defined(__AVX2__)
     if constexpr (bytes == 32 || bytes == 16) {
-        using Mask = typename VectorOf<LaneIndex<E>, bytes>::type;
-        Mask lane;
-        for (int l = 0; l < W; ++l) lane[l] = l;
-        const Mask on = lane < LaneIndex<E>(count);
+        const auto on = first_lanes<E, W>(count);
         if constexpr (bytes == 32 && sizeof(E) == 4)
             return _mm256_maskstore_epi32(reinterpret_cast<int*>(p), (__m256i)on, (__m256i)v);
         if constexpr (bytes == 32 && sizeof(E) == 8)
