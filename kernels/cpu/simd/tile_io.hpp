@@ -98,7 +98,7 @@ template <typename T, int W>
 /// took registers from the column-by-column moves beside it, whose
 /// transposes then went through the stack (n = 24 double, 0.97x).
 template <typename T, int W, int N>
-[[gnu::always_inline]] inline void gather_padded(T* tile, const T* const (&src)[W], int n, int ld) noexcept {
+TDLS_SIMD_FORCE_INLINE void gather_padded(T* tile, const T* const (&src)[W], int n, int ld) noexcept {
     if constexpr (N > 0)
         gather_runs<T, W>(tile, src, N * N, PaddedColumns{N, ld});
     else
@@ -106,7 +106,7 @@ template <typename T, int W, int N>
 }
 
 template <typename T, int W, int N>
-[[gnu::always_inline]] inline void scatter_padded(const T* tile, T* const (&dst)[W], int n, int ld) noexcept {
+TDLS_SIMD_FORCE_INLINE void scatter_padded(const T* tile, T* const (&dst)[W], int n, int ld) noexcept {
     bool all[W];
     for (int l = 0; l < W; ++l) all[l] = true;
     if constexpr (N > 0)
@@ -343,7 +343,7 @@ bool consecutive_pivots(const TileSystems<T, W>& s) noexcept {
 /// LAPACK's 1-based swap sequence out of the 0-based pivot rows. Always
 /// inlined, as solve() is (tile_lu.hpp).
 template <typename T, int W, int N>
-[[gnu::always_inline]] inline void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+TDLS_SIMD_FORCE_INLINE void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
     if (s.side_by_side) {
         // Pivot k of the W lanes: W consecutive entries, one vector store
         // (lane by lane, the stores went a block's stride apart).
@@ -421,7 +421,7 @@ typename Lanes<T, W>::M load_pivots(const Tile<T, W, N>& t, const TileSystems<T,
 /// store_rhs: with the short-run moves GCC kept both out of line in the
 /// static orders' range kernels (float order 7 ran 0.74x).
 template <int N, typename T, int W>
-[[gnu::always_inline]] inline void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns) noexcept {
+TDLS_SIMD_FORCE_INLINE void load_rhs(T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns) noexcept {
     using L = Lanes<T, W>;
     const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
     if constexpr (N > 0 && splits_in_registers<N, W>) {
@@ -491,7 +491,7 @@ template <int N, typename T, int W>
 /// The solutions back, in the lanes of `written` only (all ones: write; the
 /// caller's B of the other lanes keeps every bit it had).
 template <int N, typename T, int W>
-[[gnu::always_inline]] inline void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns,
+TDLS_SIMD_FORCE_INLINE void store_rhs(const T* b, int n, const TileSystems<T, W>& s, std::int64_t first_column, int columns,
                typename Lanes<T, W>::M written) noexcept {
     using L = Lanes<T, W>;
     const auto at = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };

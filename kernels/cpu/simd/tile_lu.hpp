@@ -23,6 +23,7 @@
 #endif
 
 #include "isa.hpp"
+#include "force_inline.hpp"
 #include "lanes.hpp"
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
@@ -513,7 +514,7 @@ void index_exchanges(const Tile<T, W, N>& t) noexcept {
 /// Always inlined into the range kernel, as it was before the kernel had two
 /// tile loops (out of line, orders 2-4 ran 5-8% slower).
 template <typename T, int W, int N>
-[[gnu::always_inline]] inline void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
+TDLS_SIMD_FORCE_INLINE void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
     using L = Lanes<T, W>;
     using V = typename L::V;
     const int n = t.order();

@@ -12,6 +12,7 @@
 #include <immintrin.h>
 #endif
 
+#include "force_inline.hpp"
 #include "lanes.hpp"
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
@@ -26,7 +27,7 @@ constexpr int butterfly_index(int W, int H, int p, bool high) noexcept {
 }
 
 template <typename T, int W, int H, std::size_t... P>
-[[gnu::always_inline]] inline void butterfly(typename Lanes<T, W>::V& a, typename Lanes<T, W>::V& b,
+TDLS_SIMD_FORCE_INLINE void butterfly(typename Lanes<T, W>::V& a, typename Lanes<T, W>::V& b,
                       std::index_sequence<P...>) noexcept {
     const auto low = __builtin_shufflevector(a, b, butterfly_index(W, H, int(P), false)...);
     const auto high = __builtin_shufflevector(a, b, butterfly_index(W, H, int(P), true)...);
@@ -39,7 +40,7 @@ template <typename T, int W, int H, std::size_t... P>
 /// 4 and 5's range kernels once they also moved right-hand sides and
 /// pivots by transposes).
 template <typename T, int W, int H = 1>
-[[gnu::always_inline]] inline void transpose(typename Lanes<T, W>::V (&v)[W]) noexcept {
+TDLS_SIMD_FORCE_INLINE void transpose(typename Lanes<T, W>::V (&v)[W]) noexcept {
     if constexpr (H < W) {
         for (int i = 0; i < W; ++i)
             if ((i & H) == 0) butterfly<T, W, H>(v[i], v[i + H], std::make_index_sequence<W>{});
@@ -89,7 +90,7 @@ struct PaddedColumns {
 /// always inlined: with the short-run moves beside them GCC kept them out of
 /// line in the static orders' range kernels, and double order 3 ran 0.77x.
 template <typename T, int W, typename Place = Contiguous>
-[[gnu::always_inline]] inline void gather_runs(T* tile, const T* const (&src)[W], int elements, const Place& place = {}) noexcept {
+TDLS_SIMD_FORCE_INLINE void gather_runs(T* tile, const T* const (&src)[W], int elements, const Place& place = {}) noexcept {
     using L = Lanes<T, W>;
     for (int e = 0; e < elements; e += W) {
         const int first = std::min(e, elements - W);
@@ -102,7 +103,7 @@ template <typename T, int W, typename Place = Contiguous>
 
 /// The inverse of gather_runs, into the lanes marked in `written` only.
 template <typename T, int W, typename Place = Contiguous>
-[[gnu::always_inline]] inline void scatter_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W],
+TDLS_SIMD_FORCE_INLINE void scatter_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W],
                          const Place& place = {}) noexcept {
     using L = Lanes<T, W>;
     for (int e = 0; e < elements; e += W) {
@@ -195,7 +196,7 @@ inline void store_first(E* p, typename VectorOf<E, int(sizeof(E)) * W>::type v, 
 /// (one gather per element took twice as long for float order 12's
 /// right-hand side on the model-207 Xeon host).
 template <typename T, int W>
-[[gnu::always_inline]] inline void gather_short_runs(T* tile, const T* const (&src)[W], int elements) noexcept {
+TDLS_SIMD_FORCE_INLINE void gather_short_runs(T* tile, const T* const (&src)[W], int elements) noexcept {
     using L = Lanes<T, W>;
     typename L::V v[W];
     for (int l = 0; l < W; ++l) v[l] = load_first<T, W>(src[l], elements);
@@ -207,7 +208,7 @@ template <typename T, int W>
 /// (element by element, the stores of float order 12's solution and pivots
 /// held a sixth of the call).
 template <typename T, int W>
-[[gnu::always_inline]] inline void scatter_short_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W]) noexcept {
+TDLS_SIMD_FORCE_INLINE void scatter_short_runs(const T* tile, T* const (&dst)[W], int elements, const bool (&written)[W]) noexcept {
     using L = Lanes<T, W>;
     typename L::V v[W];
     for (int r = 0; r < W; ++r) v[r] = r < elements ? L::load(tile + std::int64_t(r) * W) : typename L::V{};
