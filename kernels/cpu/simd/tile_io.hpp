@@ -107,12 +107,68 @@ TDLS_SIMD_FORCE_INLINE void gather_padded(T* tile, const T* const (&src)[W], int
 
 template <typename T, int W, int N>
 TDLS_SIMD_FORCE_INLINE void scatter_padded(const T* tile, T* const (&dst)[W], int n, int ld) noexcept {
-    bool all[W];
-    for (int l = 0; l < W; ++l) all[l] = true;
-    if constexpr (N > 0)
+    if constexpr (N > 0) {
+        bool all[W];
+        for (int l = 0; l < W; ++l) all[l] = true;
         scatter_runs<T, W>(tile, dst, N * N, all, PaddedColumns{N, ld});
-    else
+    } else {
         scatter_padded_dynamic<T, W>(tile, dst, n, ld);
+    }
+}
+
+/// One run of `elements` per lane into (out of) the tile: by full-width
+/// transposes (gather_runs) or, for runs shorter than W (Short), by masked
+/// moves and one transpose (gather_short_runs).
+template <bool Short, typename T, int W>
+TDLS_SIMD_FORCE_INLINE void gather_lane_runs(T* tile, const T* const (&src)[W], int elements) noexcept {
+    if constexpr (Short)
+        gather_short_runs<T, W>(tile, src, elements);
+    else
+        gather_runs<T, W>(tile, src, elements);
+}
+
+template <bool Short, typename T, int W>
+TDLS_SIMD_FORCE_INLINE void scatter_lane_runs(const T* tile, T* const (&dst)[W], int elements,
+                                              const bool (&written)[W]) noexcept {
+    if constexpr (Short)
+        scatter_short_runs<T, W>(tile, dst, elements, written);
+    else
+        scatter_runs<T, W>(tile, dst, elements, written);
+}
+
+/// Columns [0, columns) of `rows` consecutive elements of each lane's
+/// operand (lane l's column j at first[l] + j * step) into the tile block
+/// whose columns start tile_ld rows apart: one run of rows * columns where
+/// both sides are packed, else a run per column. The matrices and the
+/// right-hand sides both move through it.
+template <bool Short, typename T, int W>
+TDLS_SIMD_FORCE_INLINE void gather_columns(T* tile, std::int64_t tile_ld, const T* const (&first)[W],
+                                           std::int64_t step, int rows, int columns) noexcept {
+    if (step == rows && tile_ld == rows) {
+        gather_lane_runs<Short, T, W>(tile, first, rows * columns);
+        return;
+    }
+    const T* src[W];
+    for (int j = 0; j < columns; ++j) {
+        for (int l = 0; l < W; ++l) src[l] = first[l] + j * step;
+        gather_lane_runs<Short, T, W>(tile + j * tile_ld * W, src, rows);
+    }
+}
+
+/// The inverse of gather_columns, into the lanes marked in `written` only.
+template <bool Short, typename T, int W>
+TDLS_SIMD_FORCE_INLINE void scatter_columns(const T* tile, std::int64_t tile_ld, T* const (&first)[W],
+                                            std::int64_t step, int rows, int columns,
+                                            const bool (&written)[W]) noexcept {
+    if (step == rows && tile_ld == rows) {
+        scatter_lane_runs<Short, T, W>(tile, first, rows * columns, written);
+        return;
+    }
+    T* dst[W];
+    for (int j = 0; j < columns; ++j) {
+        for (int l = 0; l < W; ++l) dst[l] = first[l] + j * step;
+        scatter_lane_runs<Short, T, W>(tile + j * tile_ld * W, dst, rows, written);
+    }
 }
 
 /// Whether a full tile's matrices move as runs: consecutive rows (step 1) and
@@ -227,33 +283,16 @@ void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept 
             return;
         }
     }
-    if (runs_of_matrix(s, n)) {
+    const bool runs = runs_of_matrix(s, n);
+    if (runs || short_runs_of_matrix(s, n, t.ld())) {
         const T* src[W];
-        if (moves_packed<W>(s.view[0], n, t.ld())) { // one run per lane
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].A;
-            if (t.ld() == n)
-                gather_runs<T, W>(t.at(0, 0), src, n * n);
-            else
-                gather_padded<T, W, N>(t.at(0, 0), src, n, t.ld());
-            return;
-        }
-        for (int j = 0; j < n; ++j) {
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].A + j * first.a_col;
-            gather_runs<T, W>(t.at(0, j), src, n);
-        }
-        return;
-    }
-    if (short_runs_of_matrix(s, n, t.ld())) {
-        const T* src[W];
-        if (first.a_col == n && t.ld() == n) {
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].A;
-            gather_short_runs<T, W>(t.at(0, 0), src, n * n);
-            return;
-        }
-        for (int j = 0; j < n; ++j) {
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].A + j * first.a_col;
-            gather_short_runs<T, W>(t.at(0, j), src, n);
-        }
+        for (int l = 0; l < W; ++l) src[l] = s.view[l].A;
+        if (!runs)
+            gather_columns<true, T, W>(t.at(0, 0), t.ld(), src, first.a_col, n, n);
+        else if (moves_packed<W>(first, n, t.ld()) && t.ld() != n) // one run per lane, placed in padded columns
+            gather_padded<T, W, N>(t.at(0, 0), src, n, t.ld());
+        else
+            gather_columns<false, T, W>(t.at(0, 0), t.ld(), src, first.a_col, n, n);
         return;
     }
     if (s.count == W) {
@@ -292,37 +331,20 @@ void store_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept
             return;
         }
     }
-    if (runs_of_matrix(s, n)) {
+    const bool runs = runs_of_matrix(s, n);
+    if (runs || short_runs_of_matrix(s, n, t.ld())) {
         T* dst[W];
         bool all[W];
-        for (int l = 0; l < W; ++l) all[l] = true;
-        if (moves_packed<W>(s.view[0], n, t.ld())) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A;
-            if (t.ld() == n)
-                scatter_runs<T, W>(t.at(0, 0), dst, n * n, all);
-            else
-                scatter_padded<T, W, N>(t.at(0, 0), dst, n, t.ld());
-            return;
+        for (int l = 0; l < W; ++l) {
+            dst[l] = s.view[l].A;
+            all[l] = true;
         }
-        for (int j = 0; j < n; ++j) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A + j * first.a_col;
-            scatter_runs<T, W>(t.at(0, j), dst, n, all);
-        }
-        return;
-    }
-    if (short_runs_of_matrix(s, n, t.ld())) {
-        T* dst[W];
-        bool all[W];
-        for (int l = 0; l < W; ++l) all[l] = true;
-        if (first.a_col == n && t.ld() == n) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A;
-            scatter_short_runs<T, W>(t.at(0, 0), dst, n * n, all);
-            return;
-        }
-        for (int j = 0; j < n; ++j) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].A + j * first.a_col;
-            scatter_short_runs<T, W>(t.at(0, j), dst, n, all);
-        }
+        if (!runs)
+            scatter_columns<true, T, W>(t.at(0, 0), t.ld(), dst, first.a_col, n, n, all);
+        else if (moves_packed<W>(first, n, t.ld()) && t.ld() != n)
+            scatter_padded<T, W, N>(t.at(0, 0), dst, n, t.ld());
+        else
+            scatter_columns<false, T, W>(t.at(0, 0), t.ld(), dst, first.a_col, n, n, all);
         return;
     }
     for (int l = 0; l < s.count; ++l) {
@@ -442,32 +464,15 @@ TDLS_SIMD_FORCE_INLINE void load_rhs(T* b, int n, const TileSystems<T, W>& s, st
                 L::store(at(i, c), L::load(v.B + i * v.b_row + (first_column + c) * v.b_col));
         return;
     }
-    if (runs_of_rhs(s, n, columns)) {
+    const bool runs = runs_of_rhs(s, n, columns);
+    if (runs || short_runs_of_rhs(s, n, columns)) {
         const std::int64_t step = s.view[0].b_col;
         const T* src[W];
-        if (step == n) { // packed columns: one run
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + first_column * step;
-            gather_runs<T, W>(b, src, n * columns);
-            return;
-        }
-        for (int c = 0; c < columns; ++c) {
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + (first_column + c) * step;
-            gather_runs<T, W>(at(0, c), src, n);
-        }
-        return;
-    }
-    if (short_runs_of_rhs(s, n, columns)) {
-        const std::int64_t step = s.view[0].b_col;
-        const T* src[W];
-        if (step == n) { // packed columns: one run
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + first_column * step;
-            gather_short_runs<T, W>(b, src, n * columns);
-            return;
-        }
-        for (int c = 0; c < columns; ++c) {
-            for (int l = 0; l < W; ++l) src[l] = s.view[l].B + (first_column + c) * step;
-            gather_short_runs<T, W>(at(0, c), src, n);
-        }
+        for (int l = 0; l < W; ++l) src[l] = s.view[l].B + first_column * step;
+        if (runs)
+            gather_columns<false, T, W>(b, n, src, step, n, columns);
+        else
+            gather_columns<true, T, W>(b, n, src, step, n, columns);
         return;
     }
     if (s.count == W) { // as load_matrices: a gather per element
@@ -520,36 +525,19 @@ TDLS_SIMD_FORCE_INLINE void store_rhs(const T* b, int n, const TileSystems<T, W>
             }
         return;
     }
-    if (runs_of_rhs(s, n, columns)) {
+    const bool runs = runs_of_rhs(s, n, columns);
+    if (runs || short_runs_of_rhs(s, n, columns)) {
         const std::int64_t step = s.view[0].b_col;
         bool lanes[W];
-        for (int l = 0; l < W; ++l) lanes[l] = written[l] != 0;
         T* dst[W];
-        if (step == n) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + first_column * step;
-            scatter_runs<T, W>(b, dst, n * columns, lanes);
-            return;
+        for (int l = 0; l < W; ++l) {
+            lanes[l] = written[l] != 0;
+            dst[l] = s.view[l].B + first_column * step;
         }
-        for (int c = 0; c < columns; ++c) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + (first_column + c) * step;
-            scatter_runs<T, W>(at(0, c), dst, n, lanes);
-        }
-        return;
-    }
-    if (short_runs_of_rhs(s, n, columns)) {
-        const std::int64_t step = s.view[0].b_col;
-        bool lanes[W];
-        for (int l = 0; l < W; ++l) lanes[l] = written[l] != 0;
-        T* dst[W];
-        if (step == n) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + first_column * step;
-            scatter_short_runs<T, W>(b, dst, n * columns, lanes);
-            return;
-        }
-        for (int c = 0; c < columns; ++c) {
-            for (int l = 0; l < W; ++l) dst[l] = s.view[l].B + (first_column + c) * step;
-            scatter_short_runs<T, W>(at(0, c), dst, n, lanes);
-        }
+        if (runs)
+            scatter_columns<false, T, W>(b, n, dst, step, n, columns, lanes);
+        else
+            scatter_columns<true, T, W>(b, n, dst, step, n, columns, lanes);
         return;
     }
     for (int l = 0; l < s.count; ++l) {
