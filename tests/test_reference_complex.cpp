@@ -114,7 +114,7 @@ template <typename To, typename From>
 std::vector<To> with_bits_of(const std::vector<From>& v) {
     static_assert(sizeof(To) == sizeof(From) && std::is_trivially_copyable_v<To>);
     std::vector<To> out(v.size());
-    if (!v.empty()) std::memcpy(out.data(), v.data(), v.size() * sizeof(From));
+    if (!v.empty()) std::memcpy(static_cast<void*>(out.data()), v.data(), v.size() * sizeof(From));
     return out;
 }
 
