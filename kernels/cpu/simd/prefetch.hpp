@@ -45,23 +45,35 @@ constexpr std::int64_t tile_matrix_bytes(int n) noexcept {
     return std::int64_t(n) * n * W * std::int64_t(sizeof(T));
 }
 
+/// Whether a tile of order n can move its matrices by masked loads: runs of
+/// W/2..W-1 elements, a packed matrix or its columns (tile_io.hpp).
+template <int W>
+constexpr bool may_move_masked(int n) noexcept {
+    return (n < W && pays_as_short_run<W>(n)) || (n * n < W && pays_as_short_run<W>(n * n));
+}
+
 /// Whether tiles of this static order can pass prefetch_pays (the range
 /// kernel compiles its prefetching loop only for those).
 template <typename T, int W>
 constexpr bool prefetch_may_pay(int n) noexcept {
     const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
-    return bytes >= std::min(prefetch_runs_min_bytes, prefetch_side_by_side_min_bytes) &&
+    return (bytes >= std::min(prefetch_runs_min_bytes, prefetch_side_by_side_min_bytes) || may_move_masked<W>(n)) &&
            bytes <= std::max(prefetch_runs_max_bytes, prefetch_side_by_side_max_bytes);
 }
 
 /// Decided once per range, by the form (an interleaved call's tiles are side
-/// by side but where one straddles two blocks).
+/// by side but where one straddles two blocks) and, for runs, by whether the
+/// matrices move by masked loads (`masked`, matrices_move_masked): those
+/// tiles pay below the runs' threshold. On the Zen 5 host of stop 48 float
+/// order 3 (576-byte tiles, nine-element masked loads), 10^6 systems ran
+/// 1.71x faster with the hints, where double order 3's tiles of the same
+/// size, moved by full-width loads, ran 0.90x (docs/cpu_simd.md).
 template <typename T, int W>
-bool prefetch_pays(BatchForm form, int n) noexcept {
+bool prefetch_pays(BatchForm form, int n, bool masked) noexcept {
     const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
     if (form == BatchForm::Interleaved)
         return bytes >= prefetch_side_by_side_min_bytes && bytes <= prefetch_side_by_side_max_bytes;
-    return bytes >= prefetch_runs_min_bytes && bytes <= prefetch_runs_max_bytes;
+    return (bytes >= prefetch_runs_min_bytes || masked) && bytes <= prefetch_runs_max_bytes;
 }
 
 /// One line's hint. On x86 an asm statement: GCC 12 deletes loops whose only

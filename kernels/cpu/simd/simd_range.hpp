@@ -136,11 +136,12 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     // two tiles' views alternate. The static orders whose tiles never pay
     // (below 1 KiB of matrices) do not compile that loop.
     if constexpr (StaticN == 0 || prefetch_may_pay<T, W>(StaticN)) {
-        if (prefetch_pays<T, W>(ops.form, n)) {
+        TileSystems<T, W> views[2];
+        if (begin < end) fill(views[0], begin);
+        const bool masked = begin < end && matrices_move_masked(tile, views[0]);
+        if (prefetch_pays<T, W>(ops.form, n, masked)) {
             const PrefetchPlan plan{n, solves ? int(std::min<std::int64_t>(block, ops.nrhs)) : 0,
                                     writes_factors(call.operation)};
-            TileSystems<T, W> views[2];
-            if (begin < end) fill(views[0], begin);
             for (std::int64_t first = begin, t = 0; first < end; first += W, t ^= 1) {
                 const bool more = first + W < end;
                 if (more) fill(views[t ^ 1], first + W);

@@ -263,6 +263,19 @@ bool back_to_back(const TileSystems<T, W>& s, T* SystemView<T>::*operand, std::i
     return s.count == W && lanes_follow(s, operand, elements);
 }
 
+/// Whether load_matrices moves this full tile's matrices by masked loads
+/// (short_runs_of_matrix, where no path it tries first applies): such tiles
+/// waited on memory where tiles of full-width loads did not (prefetch.hpp).
+template <typename T, int W, int N>
+bool matrices_move_masked(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
+    const int n = t.order();
+    const SystemView<T>& first = s.view[0];
+    if (s.side_by_side || runs_of_matrix(s, n)) return false;
+    if constexpr (splits_in_registers<N * N, W>)
+        if (first.a_row == 1 && first.a_col == N && back_to_back(s, &SystemView<T>::A, N * N)) return false;
+    return short_runs_of_matrix(s, n, t.ld());
+}
+
 template <typename T, int W, int N>
 void load_matrices(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
     using L = Lanes<T, W>;
