@@ -35,6 +35,14 @@ struct PrefetchPlan {
 ///   n = 4..16 and in double up to 32; within 4% either way at n = 2-3 and,
 ///   in float, from 24 on.
 inline constexpr std::int64_t prefetch_runs_min_bytes = 1536;
+/// Runs of a call that writes no factor back (solve, getrs: A read only)
+/// from order 4's tiles: on the Zen 5 host of stop 48, with 10^6 systems,
+/// solve's double order 4 ran 1.14x with the hints (median of four
+/// alternated runs; it had fallen to 0.76x gesv's rate in that host's
+/// sweep), float order 4 0.97x, both 0.94-0.97x with the batch in L2;
+/// double order 3's 576-byte tiles 0.95x. gesv's order 4 (1.02x and 1.03x)
+/// stays without.
+inline constexpr std::int64_t prefetch_read_only_min_bytes = 1024;
 inline constexpr std::int64_t prefetch_runs_max_bytes = std::int64_t(48) << 10;
 inline constexpr std::int64_t prefetch_side_by_side_min_bytes = 1024;
 inline constexpr std::int64_t prefetch_side_by_side_max_bytes = std::int64_t(64) << 10;
@@ -57,23 +65,28 @@ constexpr bool may_move_masked(int n) noexcept {
 template <typename T, int W>
 constexpr bool prefetch_may_pay(int n) noexcept {
     const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
-    return (bytes >= std::min(prefetch_runs_min_bytes, prefetch_side_by_side_min_bytes) || may_move_masked<W>(n)) &&
+    const std::int64_t least =
+        std::min({prefetch_runs_min_bytes, prefetch_read_only_min_bytes, prefetch_side_by_side_min_bytes});
+    return (bytes >= least || may_move_masked<W>(n)) &&
            bytes <= std::max(prefetch_runs_max_bytes, prefetch_side_by_side_max_bytes);
 }
 
 /// Decided once per range, by the form (an interleaved call's tiles are side
-/// by side but where one straddles two blocks) and, for runs, by whether the
-/// matrices move by masked loads (`masked`, matrices_move_masked): those
-/// tiles pay below the runs' threshold. On the Zen 5 host of stop 48 float
+/// by side but where one straddles two blocks) and, for runs, by whether A
+/// is only read (`read_only`) and whether the matrices move by masked loads
+/// (`masked`, matrices_move_masked): those tiles pay below the runs'
+/// threshold. On the Zen 5 host of stop 48 float
 /// order 3 (576-byte tiles, nine-element masked loads), 10^6 systems ran
-/// 1.71x faster with the hints, where double order 3's tiles of the same
-/// size, moved by full-width loads, ran 0.90x (docs/cpu_simd.md).
+/// 1.64x faster with the hints in gesv and 1.96x in solve (0.91x with the
+/// batch in L2), where double order 3's tiles of the same size, moved by
+/// full-width loads, ran 0.90x (docs/cpu_simd.md).
 template <typename T, int W>
-bool prefetch_pays(BatchForm form, int n, bool masked) noexcept {
+bool prefetch_pays(BatchForm form, int n, bool read_only, bool masked) noexcept {
     const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
     if (form == BatchForm::Interleaved)
         return bytes >= prefetch_side_by_side_min_bytes && bytes <= prefetch_side_by_side_max_bytes;
-    return (bytes >= prefetch_runs_min_bytes || masked) && bytes <= prefetch_runs_max_bytes;
+    const std::int64_t least = read_only ? prefetch_read_only_min_bytes : prefetch_runs_min_bytes;
+    return (bytes >= least || masked) && bytes <= prefetch_runs_max_bytes;
 }
 
 /// One line's hint. On x86 an asm statement: GCC 12 deletes loops whose only
