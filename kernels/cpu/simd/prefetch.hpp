@@ -33,7 +33,10 @@ struct PrefetchPlan {
 /// - side by side (interleaved blocks: one line per element, a block's
 ///   stride apart, a pattern the prefetchers do not follow): 1.07-1.30x at
 ///   n = 4..16 and in double up to 32; within 4% either way at n = 2-3 and,
-///   in float, from 24 on.
+///   in float, from 24 on. On the Zen 5 host of stop 48 (blocks of 64,
+///   medians of four alternated runs) tiles of 144 KiB (n = 48) ran
+///   1.07x in double and 1.05x in float with the hints, of 256 KiB (64)
+///   1.02-1.03x, of 576 KiB (double 96) 0.97x: hinted up to 256 KiB.
 inline constexpr std::int64_t prefetch_runs_min_bytes = 1536;
 /// Runs of a call that writes no factor back (solve, getrs: A read only)
 /// from order 4's tiles: on the Zen 5 host of stop 48, with 10^6 systems,
@@ -45,7 +48,7 @@ inline constexpr std::int64_t prefetch_runs_min_bytes = 1536;
 inline constexpr std::int64_t prefetch_read_only_min_bytes = 1024;
 inline constexpr std::int64_t prefetch_runs_max_bytes = std::int64_t(48) << 10;
 inline constexpr std::int64_t prefetch_side_by_side_min_bytes = 1024;
-inline constexpr std::int64_t prefetch_side_by_side_max_bytes = std::int64_t(64) << 10;
+inline constexpr std::int64_t prefetch_side_by_side_max_bytes = std::int64_t(256) << 10;
 
 /// The bytes of a tile's matrices: W systems of order n.
 template <typename T, int W>
