@@ -134,7 +134,10 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     // Where the hints pay (prefetch.hpp), the next tile's views are read one
     // tile early and its systems prefetched while this one is factored; the
     // two tiles' views alternate. The static orders whose tiles never pay
-    // (below 1 KiB of matrices) do not compile that loop.
+    // (below 1 KiB of matrices and never moved by masked loads) do not
+    // compile that loop. The first tile's move stands for the range's: a
+    // call's full tiles share their steps; only a pointer call's may differ
+    // in whether their systems lie back to back, which decides order 2's.
     if constexpr (StaticN == 0 || prefetch_may_pay<T, W>(StaticN)) {
         TileSystems<T, W> views[2];
         if (begin < end) fill(views[0], begin);
