@@ -469,7 +469,7 @@ class BlockedLu {
         int row = -1;
         if (n - first >= 2 * W) {
             V lane_best = L::splat(T(-1));
-            M lane_row = L::splat_index(-1), at;
+            M lane_row = L::splat_index(-1), at{};
             for (int l = 0; l < W; ++l) at[l] = Index(first + l);
             for (; i + W <= n; i += W, at += Index(W)) {
                 const V m = L::magnitude(L::load(c + i));

@@ -123,7 +123,7 @@ inline void exchange_lanes(T* block, std::int64_t ld, int columns, int k, const 
     if constexpr (W * sizeof(T) == 64) {
         if (!by_scalars) {
             using L = Lanes<T, W>;
-            typename L::M lane;
+            typename L::M lane{};
             for (int l = 0; l < W; ++l) lane[l] = l;
             const typename L::M offset = (L::load(pivot) - k) * W + lane;
             for (int c = 0; c < columns; ++c) {
