@@ -33,6 +33,7 @@
 
 #ifndef TDLS_TILE_TEST_TYPES
 #define TDLS_TILE_TEST_TYPES float, double
+#define TDLS_TILE_TEST_REAL // the real tiles' own cases below run too
 #endif
 
 namespace {
@@ -313,3 +314,67 @@ TEMPLATE_TEST_CASE(
     REQUIRE(counts.cases == 6);
     REQUIRE(counts.mismatches >= 4);
 }
+
+#ifdef TDLS_TILE_TEST_REAL
+TEMPLATE_TEST_CASE("interleaved blocks of several tiles: each block's first tile hints the block, " TDLS_TILE_TEST_WIDTH,
+                   "[simd][prefetch]", TDLS_TILE_TEST_TYPES) {
+    // prefetch.hpp: in blocks wider than a tile, from tiles of 64 KiB on,
+    // the first tile of each block loads through
+    // load_matrices_hinting_block. The hints change no value: every
+    // operation, bitwise the cooperative solver's, over ranges that start
+    // on a block (whole blocks hinted), end inside one (a head tile with
+    // nothing after it in the range) and start after a head. The run
+    // above splits every batch at system 3, so no tile of it starts a block.
+    using T = TestType;
+    constexpr int W = simd::lanes<T>;
+    using tdls::real_type_t;
+    int n = 1;
+    while (simd::tile_matrix_bytes<real_type_t<T>, W>(n) < simd::whole_block_min_tile_bytes) ++n;
+    // The policy: from that order, in blocks wider than a tile, none
+    // beyond whole_block_max_bytes; never for strided calls or tiles below
+    // the threshold (the controls that the cases below take the path).
+    const auto hinted = [](BatchForm form, int order, std::int64_t block) {
+        return simd::prefetch_whole_blocks<real_type_t<T>, W>(form, order, block);
+    };
+    REQUIRE(hinted(BatchForm::Interleaved, n, 2 * W));
+    REQUIRE(hinted(BatchForm::Interleaved, n + 1, 3 * W));
+    CHECK_FALSE(hinted(BatchForm::Interleaved, n - 1, 2 * W));
+    CHECK_FALSE(hinted(BatchForm::Interleaved, n, W));
+    CHECK_FALSE(hinted(BatchForm::Strided, n, 2 * W));
+    CHECK_FALSE(hinted(BatchForm::Interleaved, n, std::numeric_limits<std::int64_t>::max()));
+    const std::int64_t widest = simd::whole_block_max_bytes / (std::int64_t(n) * n * sizeof(real_type_t<T>));
+    CHECK(hinted(BatchForm::Interleaved, n, widest));
+    CHECK_FALSE(hinted(BatchForm::Interleaved, n, widest + 1));
+
+    Counts counts;
+    int cases = 0;
+    for (const int order : {n, n + 1})
+        for (const std::int64_t block : {std::int64_t(2 * W), std::int64_t(3 * W)}) {
+            const std::int64_t batch = 2 * block + W + 1; // two whole blocks and a partial one
+            const std::int64_t splits[][2] = {{batch, batch}, {block + W, batch}, {block + 2 * W, batch}};
+            for (const Operation op : {Operation::Gesv, Operation::Getrf, Operation::Solve, Operation::Getrs})
+                for (const auto& split : splits) {
+                    const int nrhs = op == Operation::Getrf ? 0 : 2;
+                    Batch<T> want(BatchForm::Interleaved, false, order, nrhs, batch, block, Fill::Random, op, 1.0);
+                    Batch<T> got(BatchForm::Interleaved, false, order, nrhs, batch, block, Fill::Random, op, 1.0);
+                    if (op == Operation::Getrs) {
+                        Batch<T> factored(BatchForm::Interleaved, false, order, 0, batch, block, Fill::Random,
+                                          Operation::Getrf, 1.0);
+                        run_scalar<T, false>(factored.call);
+                        want.take_factors(factored);
+                        got.take_factors(factored);
+                    }
+                    run_scalar<T, false>(want.call);
+                    // Ranges [0, split[0]) and [split[0], batch), each of whole tiles but the last.
+                    simd::solve_range<T, 0, false>(got.call, 0, split[0]);
+                    simd::solve_range<T, 0, false>(got.call, split[0], batch);
+                    ++counts.cases;
+                    if (!same_results(want, got)) ++counts.mismatches;
+                    ++cases;
+                }
+        }
+    INFO("order " << n << ", cases " << counts.cases);
+    CHECK(counts.mismatches == 0);
+    REQUIRE(cases == 2 * 2 * 4 * 3);
+}
+#endif // TDLS_TILE_TEST_REAL
