@@ -56,13 +56,6 @@ constexpr std::int64_t tile_matrix_bytes(int n) noexcept {
     return std::int64_t(n) * n * W * std::int64_t(sizeof(T));
 }
 
-/// Whether a tile of order n can move its matrices by masked loads: runs of
-/// W/2..W-1 elements, a packed matrix or its columns (tile_io.hpp).
-template <int W>
-constexpr bool may_move_masked(int n) noexcept {
-    return (n < W && pays_as_short_run<W>(n)) || (n * n < W && pays_as_short_run<W>(n * n));
-}
-
 /// Whether tiles of this static order can pass prefetch_pays (the range
 /// kernel compiles its prefetching loop only for those).
 template <typename T, int W>
@@ -157,19 +150,20 @@ inline void prefetch_slice(const T* base, std::int64_t row, std::int64_t column,
 /// Interleaved blocks of more than one tile: a tile takes one line of each
 /// element's run of `block` systems, one line in block / W (512 bytes apart
 /// in blocks of 64 doubles), so each tile read the block's pages again for
-/// its own lines, and the blocks of 64 ran at 0.69-0.76x the strided form at
-/// n = 48..128 in double on the Zen 5 host of stop 49 (blocks of the SIMD
-/// width: 0.96-1.03x). The first tile of each block therefore hints the
-/// rest of every element's run as it loads its own line
-/// (load_matrices_hinting_block): the block arrives as one contiguous read,
-/// and its other tiles find their lines in cache. Measured there (blocks of
-/// 64, 128 MiB batches, gesv in-process alternated with and without,
-/// medians of six pairs): double 1.04x at n = 32 (64 KiB tiles), 1.09-1.16x
-/// at 48-96, level at 128 (8 MiB blocks); float 1.04x at 24-32, 1.08-1.15x
-/// at 48-128 (a block of 128 floats of order 128 is 4 MiB); blocks of 16
-/// and 32 doubles 1.06-1.09x at 64, solve 1.10x; 0.96-0.98x for tiles
-/// under 64 KiB (double 8-24, float 8-16), where the next-tile hints
-/// already cover the lines. PREFETCHW for factors written back (gesv,
+/// its own lines; where the batch lies off a line boundary (malloc's 16
+/// bytes past a page), each tile's lanes straddle two lines. The first tile
+/// of each block therefore hints the rest of every element's run as it
+/// loads its own line (load_matrices_hinting_block): the block arrives as
+/// one contiguous read, and its other tiles find their lines in cache.
+/// Measured on the Zen 5 host of stop 49 (blocks of 64, 128 MiB malloc'd
+/// batches, gesv, medians of alternated runs): double 1.03x at n = 32
+/// (64 KiB tiles), 1.06-1.09x at 48-96, level at 128 (8 MiB blocks); float
+/// 1.02x at 32, 1.06-1.11x at 64-128 (a block of 128 floats of order 128 is
+/// 4 MiB); blocks of 16 and 32 doubles 1.06-1.09x at 64, solve 1.10x;
+/// 0.96-0.98x for tiles under 64 KiB (double 8-24, float 8-16), where the
+/// next-tile hints already cover the lines. tdls-bench's 64-byte aligned
+/// batches ran level with and without (docs/cpu_simd.md, "Interleaved
+/// blocks of several tiles"). PREFETCHW for factors written back (gesv,
 /// getrf), PREFETCHT0 otherwise: 1.03-1.06x over PREFETCHT1.
 inline constexpr std::int64_t whole_block_min_tile_bytes = std::int64_t(64) << 10;
 inline constexpr std::int64_t whole_block_max_bytes = std::int64_t(6) << 20;
@@ -179,8 +173,8 @@ template <typename T, int W>
 bool prefetch_whole_blocks(BatchForm form, int n, std::int64_t block) noexcept {
     if (form != BatchForm::Interleaved || block <= W || tile_matrix_bytes<T, W>(n) < whole_block_min_tile_bytes)
         return false;
-    const std::int64_t element_run = std::int64_t(n) * n * std::int64_t(sizeof(T)); // bytes per system
-    return block <= whole_block_max_bytes / element_run;
+    const std::int64_t system_bytes = std::int64_t(n) * n * std::int64_t(sizeof(T));
+    return block <= whole_block_max_bytes / system_bytes; // the block's bytes, without overflow
 }
 
 /// load_matrices() of a side-by-side tile that starts a block, hinting the

@@ -200,7 +200,17 @@ bool short_runs_of_matrix(const TileSystems<T, W>& s, int n, int ld) noexcept {
     return s.count == W && v.a_row == 1 && run < W && pays_as_short_run<W>(run);
 }
 
-/// The same for columns [0, columns) of the right-hand sides.
+/// Whether a tile of order n can move its matrices by masked loads at all
+/// (short_runs_of_matrix for some layout): runs of W/2..W-1 elements, a
+/// packed matrix or its columns. Static orders decide at compile time
+/// whether the prefetching loop that such tiles may take is compiled
+/// (prefetch.hpp).
+template <int W>
+constexpr bool may_move_masked(int n) noexcept {
+    return (n < W && pays_as_short_run<W>(n)) || (n * n < W && pays_as_short_run<W>(n * n));
+}
+
+/// runs_of_matrix for columns [0, columns) of the right-hand sides.
 template <typename T, int W>
 bool runs_of_rhs(const TileSystems<T, W>& s, int n, int columns) noexcept {
     const SystemView<T>& v = s.view[0];
