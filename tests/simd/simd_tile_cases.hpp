@@ -25,6 +25,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/simd/simd_range.hpp"
@@ -321,10 +322,11 @@ TEMPLATE_TEST_CASE("interleaved blocks of several tiles: each block's first tile
     // prefetch.hpp: in blocks wider than a tile, from tiles of 64 KiB on,
     // the first tile of each block loads through
     // load_matrices_hinting_block. The hints change no value: every
-    // operation, bitwise the cooperative solver's, over ranges that start
-    // on a block (whole blocks hinted), end inside one (a head tile with
-    // nothing after it in the range) and start after a head. The run
-    // above splits every batch at system 3, so no tile of it starts a block.
+    // operation in both layouts, bitwise the cooperative solver's, over
+    // ranges that start on a block (whole blocks hinted), end inside one
+    // (a head tile with nothing after it in the range) and start after a
+    // head. The run above splits every batch at system 3, so no tile of it
+    // starts a block.
     using T = TestType;
     constexpr int W = simd::lanes<T>;
     using tdls::real_type_t;
@@ -348,33 +350,38 @@ TEMPLATE_TEST_CASE("interleaved blocks of several tiles: each block's first tile
 
     Counts counts;
     int cases = 0;
+    const auto run = [&](auto row_major, int order, std::int64_t block, std::int64_t batch, Operation op,
+                         std::int64_t split) {
+        constexpr bool RowMajor = decltype(row_major)::value;
+        const int nrhs = op == Operation::Getrf ? 0 : 2;
+        Batch<T> want(BatchForm::Interleaved, RowMajor, order, nrhs, batch, block, Fill::Random, op, 1.0);
+        Batch<T> got(BatchForm::Interleaved, RowMajor, order, nrhs, batch, block, Fill::Random, op, 1.0);
+        if (op == Operation::Getrs) {
+            Batch<T> factored(BatchForm::Interleaved, RowMajor, order, 0, batch, block, Fill::Random,
+                              Operation::Getrf, 1.0);
+            run_scalar<T, RowMajor>(factored.call);
+            want.take_factors(factored);
+            got.take_factors(factored);
+        }
+        run_scalar<T, RowMajor>(want.call);
+        // Ranges [0, split) and [split, batch), each of whole tiles but the last.
+        simd::solve_range<T, 0, RowMajor>(got.call, 0, split);
+        simd::solve_range<T, 0, RowMajor>(got.call, split, batch);
+        ++counts.cases;
+        if (!same_results(want, got)) ++counts.mismatches;
+        ++cases;
+    };
     for (const int order : {n, n + 1})
         for (const std::int64_t block : {std::int64_t(2 * W), std::int64_t(3 * W)}) {
             const std::int64_t batch = 2 * block + W + 1; // two whole blocks and a partial one
-            const std::int64_t splits[][2] = {{batch, batch}, {block + W, batch}, {block + 2 * W, batch}};
             for (const Operation op : {Operation::Gesv, Operation::Getrf, Operation::Solve, Operation::Getrs})
-                for (const auto& split : splits) {
-                    const int nrhs = op == Operation::Getrf ? 0 : 2;
-                    Batch<T> want(BatchForm::Interleaved, false, order, nrhs, batch, block, Fill::Random, op, 1.0);
-                    Batch<T> got(BatchForm::Interleaved, false, order, nrhs, batch, block, Fill::Random, op, 1.0);
-                    if (op == Operation::Getrs) {
-                        Batch<T> factored(BatchForm::Interleaved, false, order, 0, batch, block, Fill::Random,
-                                          Operation::Getrf, 1.0);
-                        run_scalar<T, false>(factored.call);
-                        want.take_factors(factored);
-                        got.take_factors(factored);
-                    }
-                    run_scalar<T, false>(want.call);
-                    // Ranges [0, split[0]) and [split[0], batch), each of whole tiles but the last.
-                    simd::solve_range<T, 0, false>(got.call, 0, split[0]);
-                    simd::solve_range<T, 0, false>(got.call, split[0], batch);
-                    ++counts.cases;
-                    if (!same_results(want, got)) ++counts.mismatches;
-                    ++cases;
+                for (const std::int64_t split : {batch, block + W, block + 2 * W}) {
+                    run(std::false_type{}, order, block, batch, op, split);
+                    run(std::true_type{}, order, block, batch, op, split);
                 }
         }
     INFO("order " << n << ", cases " << counts.cases);
     CHECK(counts.mismatches == 0);
-    REQUIRE(cases == 2 * 2 * 4 * 3);
+    REQUIRE(cases == 2 * 2 * 4 * 3 * 2);
 }
 #endif // TDLS_TILE_TEST_REAL
