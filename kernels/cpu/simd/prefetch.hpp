@@ -167,6 +167,9 @@ inline void prefetch_slice(const T* base, std::int64_t row, std::int64_t column,
 /// getrf), PREFETCHT0 otherwise: 1.03-1.06x over PREFETCHT1.
 inline constexpr std::int64_t whole_block_min_tile_bytes = std::int64_t(64) << 10;
 inline constexpr std::int64_t whole_block_max_bytes = std::int64_t(6) << 20;
+// A hinted block holds at most whole_block_max_bytes / (min_tile_bytes / W)
+// systems, W at most 64 lanes: TileSystems::block_ahead's 16 bits hold it.
+static_assert(whole_block_max_bytes / whole_block_min_tile_bytes * 64 <= INT16_MAX);
 
 /// Whether the first tile of each interleaved block hints the whole block.
 template <typename T, int W>
@@ -177,21 +180,29 @@ bool prefetch_whole_blocks(BatchForm form, int n, std::int64_t block) noexcept {
     return block <= whole_block_max_bytes / system_bytes; // the block's bytes, without overflow
 }
 
-/// load_matrices() of a side-by-side tile that starts a block, hinting the
-/// block's next `ahead` systems' lines of each element as it loads its own:
-/// the lines after the tile's W elements in each element's run.
-template <bool Write, typename T, int W, int N>
-void load_matrices_hinting_block(const Tile<T, W, N>& t, const TileSystems<T, W>& s, std::int64_t ahead) noexcept {
+/// load_matrices(), and where the tile starts a block whose next systems it
+/// hints (TileSystems::block_ahead, side by side), each element's line
+/// loaded beside the hints of the lines after it in the element's run:
+/// for writing when the factors go back (`writes`), else for reading.
+template <typename T, int W, int N>
+void load_matrices_hinting_block(const Tile<T, W, N>& t, const TileSystems<T, W>& s, bool writes) noexcept {
+    if (s.block_ahead <= 0) return load_matrices(t, s);
     using L = Lanes<T, W>;
     const int n = t.order();
     const SystemView<T>& first = s.view[0];
-    const std::int64_t bytes = ahead * std::int64_t(sizeof(T));
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            const T* const from = first.A + i * first.a_row + j * first.a_col;
-            prefetch_bytes<Write>(from + W, bytes);
-            L::store(t.at(i, j), L::load(from));
-        }
+    const std::int64_t bytes = s.block_ahead * std::int64_t(sizeof(T));
+    const auto each = [&](auto hint) {
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                const T* const from = first.A + i * first.a_row + j * first.a_col;
+                hint(from + W);
+                L::store(t.at(i, j), L::load(from));
+            }
+    };
+    if (writes)
+        each([bytes](const T* p) { prefetch_bytes<true>(p, bytes); });
+    else
+        each([bytes](const T* p) { prefetch_bytes<false>(p, bytes); });
 }
 
 /// Prefetches the next tile's systems (none: null) a slice per factorization

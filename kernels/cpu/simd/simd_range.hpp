@@ -100,32 +100,15 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     const RangeScratch<T, W> scratch(n, Tile::leading(n), block);
     const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps(), scalar_exchanges(n));
     const T tau = T(call.pivot_threshold);
-    // Interleaved blocks of several tiles: each block's first tile hints the
-    // rest of the block in the range (prefetch.hpp). Tiles of the static
-    // orders (up to 16) are far below its threshold.
-    bool whole_blocks = false;
-    if constexpr (StaticN == 0) whole_blocks = prefetch_whole_blocks<T, W>(ops.form, n, ops.block);
 
     // One tile: its systems in, factored (step(k) beside each step k) or its
     // pivots read, its results out.
     const auto solve_tile = [&](const TileSystems<T, W>& systems, std::int64_t first, const auto& step) {
         const int count = systems.count;
-        if constexpr (StaticN == 0) {
-            // The systems after this tile in its block and this range.
-            const std::int64_t ahead = whole_blocks && systems.side_by_side && first % ops.block == 0
-                                           ? std::min(ops.block, end - first) - W
-                                           : 0;
-            if (ahead > 0) {
-                if (writes_factors(call.operation))
-                    load_matrices_hinting_block<true>(tile, systems, ahead);
-                else
-                    load_matrices_hinting_block<false>(tile, systems, ahead);
-            } else {
-                load_matrices(tile, systems);
-            }
-        } else {
+        if constexpr (StaticN == 0)
+            load_matrices_hinting_block(tile, systems, writes_factors(call.operation));
+        else
             load_matrices(tile, systems);
-        }
         M written; // the lanes whose B is written
         if (call.operation == Operation::Getrs) {
             written = load_pivots(tile, systems); // every lane whose pivots are in range
@@ -147,8 +130,18 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
             store_rhs<StaticN>(scratch.rhs(), n, systems, column, columns, written);
         }
     };
+    // Interleaved blocks of several tiles: each block's first tile hints the
+    // rest of the block in the range (prefetch.hpp), decided at each block's
+    // start from the captures the lambda has anyway (a flag computed once
+    // would be one more capture, and move the static orders' code, whose
+    // tiles are far below the threshold and whose views carry no count).
     const auto fill = [&](TileSystems<T, W>& s, std::int64_t first) {
         fill_systems<T, W>(s, ops, first, int(std::min<std::int64_t>(W, end - first)));
+        if constexpr (StaticN == 0)
+            s.block_ahead = std::int16_t(s.side_by_side && first % ops.block == 0 &&
+                                                 prefetch_whole_blocks<T, W>(ops.form, int(ops.n), ops.block)
+                                             ? std::min(ops.block, end - first) - W // after it, in block and range
+                                             : 0);
     };
 
     // Where the hints pay (prefetch.hpp), the next tile's views are read one

@@ -38,6 +38,12 @@ struct TileSystems {
     SystemView<T> view[W];
     int count;         ///< systems in the tile, 1..W; the other lanes are padding
     bool side_by_side; ///< lanes are consecutive elements of one interleaved block
+    /// Dynamic orders: systems of the tile's block after it that its load
+    /// hints (a block's first tile; prefetch.hpp), else 0. Not set for
+    /// static orders. 16 bits: it fits beside the fields above in the
+    /// struct's padding (the static orders' code stays as it was), and the
+    /// hinted blocks are far shorter (prefetch_whole_blocks).
+    std::int16_t block_ahead;
 };
 
 /// Fills `s` in place (the range kernel keeps two and alternates: a copy of
