@@ -204,23 +204,35 @@ struct Counts {
     int cases = 0, mismatches = 0;
 };
 
+/// One batch through the cooperative solver and through `simd(call)` (the
+/// SIMD kernels, over whatever ranges it picks): whether every output is
+/// bitwise the same. getrs reads the cooperative getrf's factors.
+template <typename T, bool RowMajor, typename Simd>
+bool same_as_scalar(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, std::int64_t batch,
+                    Fill fill, double tau, double simd_tau, bool packed, const Simd& simd) {
+    Batch<T> want(form, RowMajor, n, nrhs, batch, block, fill, op, tau, packed);
+    Batch<T> got(form, RowMajor, n, nrhs, batch, block, fill, op, simd_tau > 0 ? simd_tau : tau, packed);
+    if (op == Operation::Getrs) {
+        Batch<T> factored(form, RowMajor, n, 0, batch, block, fill, Operation::Getrf, tau, packed);
+        run_scalar<T, RowMajor>(factored.call);
+        want.take_factors(factored);
+        got.take_factors(factored);
+    }
+    run_scalar<T, RowMajor>(want.call);
+    simd(got.call);
+    return same_results(want, got);
+}
+
 template <typename T, bool RowMajor>
 void compare(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, double tau, bool use_static,
              Counts& counts, double simd_tau = 0, bool packed = false) {
     const std::int64_t batch = 2 * simd::lanes<T> + 3;
     for (const Fill fill : {Fill::Random, Fill::Ties}) {
-        Batch<T> want(form, RowMajor, n, nrhs, batch, block, fill, op, tau, packed);
-        Batch<T> got(form, RowMajor, n, nrhs, batch, block, fill, op, simd_tau > 0 ? simd_tau : tau, packed);
-        if (op == Operation::Getrs) {
-            Batch<T> factored(form, RowMajor, n, 0, batch, block, fill, Operation::Getrf, tau, packed);
-            run_scalar<T, RowMajor>(factored.call);
-            want.take_factors(factored);
-            got.take_factors(factored);
-        }
-        run_scalar<T, RowMajor>(want.call);
-        run_simd<T, RowMajor>(got.call, use_static);
+        const bool same = same_as_scalar<T, RowMajor>(
+            n, form, block, op, nrhs, batch, fill, tau, simd_tau, packed,
+            [&](const BatchCall& call) { run_simd<T, RowMajor>(call, use_static); });
         ++counts.cases;
-        if (!same_results(want, got)) ++counts.mismatches;
+        if (!same) ++counts.mismatches;
     }
 }
 
@@ -354,21 +366,15 @@ TEMPLATE_TEST_CASE("interleaved blocks of several tiles: each block's first tile
                          std::int64_t split) {
         constexpr bool RowMajor = decltype(row_major)::value;
         const int nrhs = op == Operation::Getrf ? 0 : 2;
-        Batch<T> want(BatchForm::Interleaved, RowMajor, order, nrhs, batch, block, Fill::Random, op, 1.0);
-        Batch<T> got(BatchForm::Interleaved, RowMajor, order, nrhs, batch, block, Fill::Random, op, 1.0);
-        if (op == Operation::Getrs) {
-            Batch<T> factored(BatchForm::Interleaved, RowMajor, order, 0, batch, block, Fill::Random,
-                              Operation::Getrf, 1.0);
-            run_scalar<T, RowMajor>(factored.call);
-            want.take_factors(factored);
-            got.take_factors(factored);
-        }
-        run_scalar<T, RowMajor>(want.call);
         // Ranges [0, split) and [split, batch), each of whole tiles but the last.
-        simd::solve_range<T, 0, RowMajor>(got.call, 0, split);
-        simd::solve_range<T, 0, RowMajor>(got.call, split, batch);
+        const bool same = same_as_scalar<T, RowMajor>(
+            order, BatchForm::Interleaved, block, op, nrhs, batch, Fill::Random, 1.0, 0, false,
+            [&](const BatchCall& call) {
+                simd::solve_range<T, 0, RowMajor>(call, 0, split);
+                simd::solve_range<T, 0, RowMajor>(call, split, batch);
+            });
         ++counts.cases;
-        if (!same_results(want, got)) ++counts.mismatches;
+        if (!same) ++counts.mismatches;
         ++cases;
     };
     for (const int order : {n, n + 1})
