@@ -188,21 +188,17 @@ template <typename T, int W, int N>
 void load_matrices_hinting_block(const Tile<T, W, N>& t, const TileSystems<T, W>& s, bool writes) noexcept {
     if (s.block_ahead <= 0) return load_matrices(t, s);
     using L = Lanes<T, W>;
-    const int n = t.order();
-    const SystemView<T>& first = s.view[0];
     const std::int64_t bytes = s.block_ahead * std::int64_t(sizeof(T));
-    const auto each = [&](auto hint) {
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < n; ++i) {
-                const T* const from = first.A + i * first.a_row + j * first.a_col;
-                hint(from + W);
-                L::store(t.at(i, j), L::load(from));
-            }
-    };
     if (writes)
-        each([bytes](const T* p) { prefetch_bytes<true>(p, bytes); });
+        each_side_by_side_element(t, s.view[0], [bytes](T* caller, T* tile) {
+            prefetch_bytes<true>(caller + W, bytes);
+            L::store(tile, L::load(caller));
+        });
     else
-        each([bytes](const T* p) { prefetch_bytes<false>(p, bytes); });
+        each_side_by_side_element(t, s.view[0], [bytes](T* caller, T* tile) {
+            prefetch_bytes<false>(caller + W, bytes);
+            L::store(tile, L::load(caller));
+        });
 }
 
 /// Prefetches the next tile's systems (none: null) a slice per factorization
