@@ -287,15 +287,24 @@ class StridedBuffer {
 };
 
 /// `count` packed arrays of `elements` each, interleaved in blocks of `block`.
+/// `line_offset` < 0: the data start where the vector's storage does (large
+/// ones 16 bytes past a page, as glibc's malloc serves them); else that many
+/// bytes past a 64-byte boundary (the blocked kernel moves whole lines only
+/// from line-aligned blocks), with sentinel slack before and after.
 template <typename E>
 class InterleavedBuffer {
   public:
-    InterleavedBuffer(std::int64_t count, std::int64_t elements, std::int64_t block)
+    InterleavedBuffer(std::int64_t count, std::int64_t elements, std::int64_t block, int line_offset = -1)
         : count_(count), elements_(elements), block_(block),
-          data_(std::size_t(std::max<std::int64_t>((count + block - 1) / block * block * elements, 1)),
-                sentinel<E>()) {}
+          data_(std::size_t(std::max<std::int64_t>((count + block - 1) / block * block * elements, 1)) +
+                    (line_offset < 0 ? 0 : 2 * line / sizeof(E)),
+                sentinel<E>()) {
+        if (line_offset < 0) return;
+        const auto address = [&] { return reinterpret_cast<std::uintptr_t>(data_.data() + base_); };
+        while (address() % line != std::uintptr_t(line_offset) % line) ++base_;
+    }
 
-    E* data() { return data_.data(); }
+    E* data() { return data_.data() + base_; }
 
     void put(std::int64_t s, const std::vector<E>& packed) {
         for (std::int64_t e = 0; e < elements_; ++e) data_[at(s, e)] = packed[std::size_t(e)];
@@ -314,11 +323,13 @@ class InterleavedBuffer {
     }
 
   private:
+    static constexpr std::size_t line = 64;
     std::size_t at(std::int64_t s, std::int64_t e) const {
-        return std::size_t((s / block_) * block_ * elements_ + e * block_ + s % block_);
+        return base_ + std::size_t((s / block_) * block_ * elements_ + e * block_ + s % block_);
     }
     std::int64_t count_, elements_, block_;
     std::vector<E> data_;
+    std::size_t base_ = 0;
 };
 
 /// info of `batch` systems followed by two guard entries.
@@ -559,12 +570,12 @@ struct InterleavedCall {
 /// (InterleavedCall -> status), and what it left.
 template <typename T, typename Invoke>
 Outcome<T> run_interleaved_with(const SystemSet<T>& set, std::int64_t block, Operands operands,
-                                Invoke&& invoke) {
+                                Invoke&& invoke, int line_offset = -1) {
     const int n = set.n, nrhs = set.nrhs;
     const std::int64_t batch = set.batch();
-    InterleavedBuffer<T> A(batch, std::int64_t(n) * n, block);
-    InterleavedBuffer<std::int32_t> ipiv(batch, n, block);
-    InterleavedBuffer<T> B(batch, std::int64_t(n) * nrhs, block);
+    InterleavedBuffer<T> A(batch, std::int64_t(n) * n, block, line_offset);
+    InterleavedBuffer<std::int32_t> ipiv(batch, n, block, line_offset);
+    InterleavedBuffer<T> B(batch, std::int64_t(n) * nrhs, block, line_offset);
     for (std::int64_t s = 0; s < batch; ++s) {
         A.put(s, set.A[s]);
         B.put(s, set.B[s]);
@@ -581,22 +592,28 @@ Outcome<T> run_interleaved_with(const SystemSet<T>& set, std::int64_t block, Ope
 /// tdls_batched_gesv_interleaved on the set, in blocks of `block` systems.
 template <typename T>
 Outcome<T> run_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::int64_t block,
-                           Operands operands = {}) {
-    return run_interleaved_with(set, block, operands, [&](const InterleavedCall<T>& c) {
-        return tdls_batched_gesv_interleaved(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.ipiv, c.B,
-                                             c.info, c.batch, c.block);
-    });
+                           Operands operands = {}, int line_offset = -1) {
+    return run_interleaved_with(
+        set, block, operands,
+        [&](const InterleavedCall<T>& c) {
+            return tdls_batched_gesv_interleaved(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.ipiv, c.B,
+                                                 c.info, c.batch, c.block);
+        },
+        line_offset);
 }
 
 /// tdls_batched_solve_interleaved on the set (no pivots).
 template <typename T>
 Outcome<T> run_solve_interleaved(tdls_handle_t handle, const SystemSet<T>& set, std::int64_t block,
-                                 Operands operands = {}) {
+                                 Operands operands = {}, int line_offset = -1) {
     operands.ipiv = false;
-    return run_interleaved_with(set, block, operands, [&](const InterleavedCall<T>& c) {
-        return tdls_batched_solve_interleaved(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.B, c.info,
-                                              c.batch, c.block);
-    });
+    return run_interleaved_with(
+        set, block, operands,
+        [&](const InterleavedCall<T>& c) {
+            return tdls_batched_solve_interleaved(handle, dtype_of<T>(), c.layout, c.n, c.nrhs, c.A, c.B, c.info,
+                                                  c.batch, c.block);
+        },
+        line_offset);
 }
 
 /// What a solve call (run_solve_*) left, against the gesv call of the same

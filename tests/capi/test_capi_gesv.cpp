@@ -515,14 +515,17 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "
 // [cooperative]: the blocked kernel loads and stores the systems side by
 // side in an interleaved block in groups (those sharing a cache line: 16
 // floats or 8 doubles), and the results must not depend on it: 21 systems,
-// blocks of 16 (a whole group, then a short one), 5 (groups cut by every
-// block's end, single systems after groups) and the batch, both layouts,
-// order 257: bitwise the strided call's factors, pivots, info and X, and the
-// solve's X bitwise that gesv's. And order 256 strided at lda = n (factored
+// blocks of 16 (a whole group, then a short one; as allocated, on a 64-byte
+// boundary, where whole lines move through transposes, and 16 bytes past
+// one), 5 (groups cut by every block's end, single systems after groups) and
+// the batch, both layouts, order 257 (a row past the transposes' last
+// W-row step): bitwise the strided call's factors, pivots, info and X, and
+// the solve's X bitwise that gesv's. And order 256 strided at lda = n (factored
 // in the caller's matrix) against lda = n + 3 (through the scratch).
 // (Mutations selecting the wrong matrix for a single system after a group,
-// loading one row of a group twice, or solving from the scratch after an
-// in-place factorization, failed it.)
+// loading one row of a group twice, solving from the scratch after an
+// in-place factorization, or dropping the last W-row step of the whole-line
+// load or store, failed it.)
 TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strided form's",
                    "[gesv][cooperative][side_by_side]", float, double) {
     using T = TestType;
@@ -540,20 +543,31 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
         INFO(reference.error);
         REQUIRE(reference.status == TDLS_SUCCESS);
         for (const std::int32_t info : reference.info) singular += info > 0 ? 1 : 0;
-        for (const std::int64_t block : {std::int64_t(16), std::int64_t(5), set.batch()}) {
-            INFO("block " << block);
-            const Outcome<T> gesv = run_interleaved(cpu.handle, set, block);
+        // Blocks of 16 also on a 64-byte boundary and 16 bytes past one: on
+        // the boundary, with AVX-512, the first block's groups move by whole
+        // lines (BlockedLu::whole_lines), the short group after them element
+        // by element.
+        const struct {
+            std::int64_t block;
+            int line_offset;
+        } runs[] = {{16, -1}, {5, -1}, {set.batch(), -1}, {16, 0}, {16, 16}};
+        for (const auto& run : runs) {
+            INFO("block " << run.block << ", line offset " << run.line_offset);
+            const Outcome<T> gesv = run_interleaved(cpu.handle, set, run.block, {}, run.line_offset);
             INFO(gesv.error);
             REQUIRE(gesv.status == TDLS_SUCCESS);
             REQUIRE(gesv.guards_intact);
             REQUIRE(same_outcome(gesv, reference));
             ++forms;
         }
-        const std::string mismatch =
-            solve_mismatch(run_solve_interleaved(cpu.handle, set, 16), reference, set);
-        INFO(mismatch);
-        REQUIRE(mismatch.empty());
-        ++solves;
+        for (const int line_offset : {-1, 0}) {
+            INFO("solve, line offset " << line_offset);
+            const std::string mismatch =
+                solve_mismatch(run_solve_interleaved(cpu.handle, set, 16, {}, line_offset), reference, set);
+            INFO(mismatch);
+            REQUIRE(mismatch.empty());
+            ++solves;
+        }
         // Order 256, a whole number of vector pairs: at lda = n the blocked
         // kernel factors each system where it lies, in either layout
         // (BlockedLu::fits_in_place); at lda = n + 3 through its scratch.
@@ -573,8 +587,8 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
         REQUIRE(in_place_mismatch.empty());
         ++in_place_runs;
     }
-    REQUIRE(forms == 2 * 3);
-    REQUIRE(solves == 2);
+    REQUIRE(forms == 2 * 5);
+    REQUIRE(solves == 2 * 2);
     REQUIRE(in_place_runs == 2);
     REQUIRE(singular == 2 * 8); // zero columns and duplicate rows: systems 2, 4, 7, 9, ..., 19
 }
