@@ -379,8 +379,9 @@ class BlockedLu {
 
     /// load() of `count` systems side by side (an interleaved block), in
     /// one pass over their elements: each line of the caller's block is
-    /// read once for all of them. (Through W x W register transposes the
-    /// moves ran no faster: they wait on memory.)
+    /// read once for all of them. Groups of whole lines go through W x W
+    /// register transposes (whole_lines(): they paid on the Zen 5 host of
+    /// stop 50, where on the model-207 Xeon they had run no faster).
     void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         if (whole_lines(A, row, col, count)) return load_lines_side_by_side(A, row, col);
         for (int j = 0; j < n_; ++j) {
