@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "tile_io.hpp"
 
@@ -189,16 +190,16 @@ void load_matrices_hinting_block(const Tile<T, W, N>& t, const TileSystems<T, W>
     if (s.block_ahead <= 0) return load_matrices(t, s);
     using L = Lanes<T, W>;
     const std::int64_t bytes = s.block_ahead * std::int64_t(sizeof(T));
+    const auto load_hinting = [&](auto write) {
+        each_side_by_side_element(t, s.view[0], [bytes](T* caller, T* tile) {
+            prefetch_bytes<decltype(write)::value>(caller + W, bytes);
+            L::store(tile, L::load(caller));
+        });
+    };
     if (writes)
-        each_side_by_side_element(t, s.view[0], [bytes](T* caller, T* tile) {
-            prefetch_bytes<true>(caller + W, bytes);
-            L::store(tile, L::load(caller));
-        });
+        load_hinting(std::true_type{});
     else
-        each_side_by_side_element(t, s.view[0], [bytes](T* caller, T* tile) {
-            prefetch_bytes<false>(caller + W, bytes);
-            L::store(tile, L::load(caller));
-        });
+        load_hinting(std::false_type{});
 }
 
 /// Prefetches the next tile's systems (none: null) a slice per factorization
