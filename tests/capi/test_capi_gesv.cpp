@@ -515,17 +515,24 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "
 // [cooperative]: the blocked kernel loads and stores the systems side by
 // side in an interleaved block in groups (those sharing a cache line: 16
 // floats or 8 doubles), and the results must not depend on it: 21 systems,
-// blocks of 16 (a whole group, then a short one; as allocated, on a 64-byte
-// boundary, where whole lines move through transposes, and 16 bytes past
-// one), 5 (groups cut by every block's end, single systems after groups) and
-// the batch, both layouts, order 257 (a row past the transposes' last
-// W-row step): bitwise the strided call's factors, pivots, info and X, and
-// the solve's X bitwise that gesv's. And order 256 strided at lda = n (factored
-// in the caller's matrix) against lda = n + 3 (through the scratch).
-// (Mutations selecting the wrong matrix for a single system after a group,
-// loading one row of a group twice, solving from the scratch after an
-// in-place factorization, or dropping the last W-row step of the whole-line
-// load or store, failed it.)
+// blocks of 16 (a whole group, then a short one; as allocated, 16 bytes past
+// a 64-byte boundary, on one, and 16 bytes past one again), 5 and 12 (groups
+// cut by every block's end, single systems after groups) and the batch,
+// both layouts, order 257 (a row past the transposes' last W-row step):
+// bitwise the strided call's factors, pivots, info and X, and the solve's X
+// bitwise that gesv's. With AVX-512 a group of more than half a line's
+// systems moves through register transposes (BlockedLu::vector_group), by
+// masked moves short of a whole line (double: blocks of 5 and the last
+// block's 5 systems; float: blocks of 12 and the last one's 9), and the
+// sentinels past the last block must stay. And order 256 strided at
+// lda = n (factored in the caller's matrix) against lda = n + 3 (through
+// the scratch). (Mutations selecting the wrong matrix for a single system
+// after a group, loading one row of a group twice, solving from the scratch
+// after an in-place factorization, dropping the last W-row step of the
+// whole-line load or store (stop 50), skipping one W-row step of a whole
+// group's load, storing a short group's vectors unmasked, dropping its
+// load's rows past the last W-row step, or leaving its last matrix out of
+// the store's transposes, failed it.)
 TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strided form's",
                    "[gesv][cooperative][side_by_side]", float, double) {
     using T = TestType;
@@ -543,14 +550,13 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
         INFO(reference.error);
         REQUIRE(reference.status == TDLS_SUCCESS);
         for (const std::int32_t info : reference.info) singular += info > 0 ? 1 : 0;
-        // Blocks of 16 also on a 64-byte boundary and 16 bytes past one: on
-        // the boundary, with AVX-512, the first block's groups move by whole
-        // lines (BlockedLu::whole_lines), the short group after them element
-        // by element.
+        // Blocks of 16 also on a 64-byte boundary and 16 bytes past one:
+        // with AVX-512, whole groups on the boundary move by whole lines,
+        // and off it each vector spans two.
         const struct {
             std::int64_t block;
             int line_offset;
-        } runs[] = {{16, -1}, {5, -1}, {set.batch(), -1}, {16, 0}, {16, 16}};
+        } runs[] = {{16, -1}, {5, -1}, {12, -1}, {set.batch(), -1}, {16, 0}, {16, 16}};
         for (const auto& run : runs) {
             INFO("block " << run.block << ", line offset " << run.line_offset);
             const Outcome<T> gesv = run_interleaved(cpu.handle, set, run.block, {}, run.line_offset);
@@ -587,7 +593,7 @@ TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strid
         REQUIRE(in_place_mismatch.empty());
         ++in_place_runs;
     }
-    REQUIRE(forms == 2 * 5);
+    REQUIRE(forms == 2 * 6);
     REQUIRE(solves == 2 * 2);
     REQUIRE(in_place_runs == 2);
     REQUIRE(singular == 2 * 8); // zero columns and duplicate rows: systems 2, 4, 7, 9, ..., 19

@@ -379,11 +379,11 @@ class BlockedLu {
 
     /// load() of `count` systems side by side (an interleaved block), in
     /// one pass over their elements: each line of the caller's block is
-    /// read once for all of them. Groups of whole lines go through W x W
-    /// register transposes (whole_lines(): they paid on the Zen 5 host of
-    /// stop 50, where on the model-207 Xeon they had run no faster).
+    /// read once for all of them. With AVX-512 the group moves through
+    /// W x W register transposes (vector_group(); load_group()).
     void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
-        if (whole_lines(A, row, col, count)) return load_lines_side_by_side(A, row, col);
+        if (vector_group(count))
+            return count == W ? load_group<true>(A, row, col, W) : load_group<false>(A, row, col, count);
         for (int j = 0; j < n_; ++j) {
             const T* from = A + j * col;
             for (int i = 0; i < n_; ++i, from += row) {
@@ -403,7 +403,8 @@ class BlockedLu {
     /// store() into `count` systems side by side, each line of the block
     /// written once.
     void store_side_by_side(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
-        if (whole_lines(A, row, col, count)) return store_lines_side_by_side(A, row, col);
+        if (vector_group(count))
+            return count == W ? store_group<true>(A, row, col, W) : store_group<false>(A, row, col, count);
         for (int j = 0; j < n_; ++j) {
             T* to = A + j * col;
             for (int i = 0; i < n_; ++i, to += row) {
@@ -413,65 +414,96 @@ class BlockedLu {
         }
     }
 
-    /// Whether a group moves by whole lines (load_lines_side_by_side(),
-    /// store_lines_side_by_side()): a vector holds exactly the `count`
-    /// systems of one line (AVX-512: 8 doubles, 16 floats), and every
-    /// element's line starts on a 64-byte boundary.
-    bool whole_lines(const T* A, std::int64_t row, std::int64_t col, int count) const noexcept {
-        if constexpr (W * sizeof(T) != line_bytes) {
+    /// Whether a group of `count` side-by-side systems moves through
+    /// register transposes (load_group(), store_group()): where a vector
+    /// holds as many systems as a line (AVX-512: 8 doubles, 16 floats) and
+    /// the group fills more than half of it. An element's `count` values
+    /// are consecutive in the caller's block, so one vector move reaches
+    /// them wherever the lines begin; short of W, a masked one that touches
+    /// no byte past the group's last. Element by element, each value cost a
+    /// scalar load and a scalar store, and the loads waited on memory line
+    /// by line. Zen 5 host, stop 51, tdls-bench's blocks (64, or the batch
+    /// where it is smaller): double 512 (blocks of 63, off the lines'
+    /// boundaries) 1.23-1.44x, double 768 (groups of 6) 1.11-1.14x, float
+    /// 768 (groups of 13) 1.12-1.17x; whole lines on their boundaries
+    /// (192..384) level. Groups of at most half a vector ran level or
+    /// slower (double 1024, groups of 3: 0.91-1.09x; float 1024, groups of
+    /// 7: 0.89-0.99x): the transposes then move more lanes than systems.
+    static constexpr bool vector_group(int count) noexcept {
+        if constexpr (W * sizeof(T) != line_bytes)
             return false;
-        } else {
-            return count == W && reinterpret_cast<std::uintptr_t>(A) % line_bytes == 0 &&
-                   row * std::int64_t(sizeof(T)) % line_bytes == 0 && col * std::int64_t(sizeof(T)) % line_bytes == 0;
-        }
+        else
+            return count > W / 2 && count <= W;
     }
 
-    /// load_side_by_side() of W systems whose element lines are whole
-    /// vectors: the lines of W elements down a column, one vector load
-    /// each, transposed in registers into W rows of the W matrices, one
-    /// vector store each (element by element, W scalar loads per line and
-    /// W scalar stores into W matrices). On the Zen 5 host of stop 50, with
-    /// the stores below, interleaved gesv in blocks of 64 ran 1.07-1.13x at
-    /// n = 192..384 in double and 1.07x at 256..384 in float over the
-    /// stores alone; on the Xeon host of 2026-12-06 the same moves had run
-    /// level (docs/cpu_blocked.md).
-    void load_lines_side_by_side(const T* A, std::int64_t row, std::int64_t col) noexcept {
-        for (int j = 0; j < n_; ++j) {
+    /// load_side_by_side() of a vector_group(): W rows of a column of the
+    /// group (one vector load of an element's `count` values each, masked
+    /// unless Whole), transposed in registers into `count` rows of W of
+    /// the group's matrices (one vector store each). Bases and strides are
+    /// held in locals: the vector moves are memcpy, which may alias the
+    /// members. Out of line: inlined into blocked_range, the transposes'
+    /// vectors went through the stack, and whole lines of double 384 ran
+    /// 0.94-0.99x. On the Zen 5 host of stop 50, whole lines on 64-byte
+    /// boundaries ran 1.07-1.13x at n = 192..384 in double and 1.07x at
+    /// 256..384 in float over the element by element loads (on the Xeon
+    /// host of 2026-12-06, level).
+    template <bool Whole>
+    [[gnu::noinline]] void load_group(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
+        const int n = n_, ld = scratch_ld_;
+        const std::size_t stride = matrix_;
+        const int systems = Whole ? W : count;
+        for (int j = 0; j < n; ++j) {
             const T* const from = A + j * col;
+            T* const to = a_.data() + std::size_t(j) * std::size_t(ld); // matrix 0's column j
             int i = 0;
-            for (; i + W <= n_; i += W) {
-                if (i + side_by_side_ahead < n_) __builtin_prefetch(from + (i + side_by_side_ahead) * row);
+            for (; i + W <= n; i += W) {
+                if (i + side_by_side_ahead < n) __builtin_prefetch(from + (i + side_by_side_ahead) * row);
                 V v[W];
-                for (int r = 0; r < W; ++r) v[r] = L::load(from + (i + r) * row);
+                for (int r = 0; r < W; ++r) {
+                    if constexpr (Whole)
+                        v[r] = L::load(from + (i + r) * row);
+                    else
+                        v[r] = load_first<T, W>(from + (i + r) * row, count);
+                }
                 transpose<T, W>(v);
-                for (int l = 0; l < W; ++l) L::store(at(l, j) + i, v[l]);
+                for (int l = 0; l < systems; ++l) L::store(to + l * stride + i, v[l]);
             }
-            for (; i < n_; ++i)
-                for (int l = 0; l < W; ++l) at(l, j)[i] = from[i * row + l];
-            for (int l = 0; l < W; ++l) std::fill(at(l, j) + n_, at(l, j) + scratch_ld_, T(0)); // padding rows
+            for (; i < n; ++i)
+                for (int l = 0; l < systems; ++l) to[l * stride + i] = from[i * row + l];
+            for (int l = 0; l < systems; ++l) // padding rows
+                std::fill(to + l * stride + n, to + l * stride + ld, T(0));
         }
     }
 
-    /// store_side_by_side() of W systems whose element lines are whole
-    /// vectors: W rows of the W matrices transposed in registers, each
-    /// element's line written by one vector store, where element by
-    /// element W scalar stores went to each line, a line every W stores
-    /// through the store queue. Stop 50, Zen 5: 1.03-1.08x at n = 192..512
-    /// in double, 1.01-1.07x at 256..512 in float (non-temporal stores
-    /// instead: 0.87-0.94x at 192..257 in double, the group's lines being
-    /// still in L3).
-    void store_lines_side_by_side(T* A, std::int64_t row, std::int64_t col) noexcept {
-        for (int j = 0; j < n_; ++j) {
+    /// store_side_by_side() of a vector_group(): W rows of `count` of the
+    /// group's matrices transposed in registers, each element's `count`
+    /// values written by one vector store (masked unless Whole), where
+    /// element by element W scalar stores went to each line. Stop 50, Zen
+    /// 5, whole lines: 1.03-1.08x at n = 192..512 in double, 1.01-1.07x at
+    /// 256..512 in float (non-temporal stores instead: 0.87-0.94x at
+    /// 192..257 in double, the group's lines being still in L3).
+    template <bool Whole>
+    [[gnu::noinline]] void store_group(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
+        const int n = n_, ld = scratch_ld_;
+        const std::size_t stride = matrix_;
+        const int systems = Whole ? W : count;
+        for (int j = 0; j < n; ++j) {
             T* const to = A + j * col;
+            const T* const from = a_.data() + std::size_t(j) * std::size_t(ld);
             int i = 0;
-            for (; i + W <= n_; i += W) {
+            for (; i + W <= n; i += W) {
                 V v[W];
-                for (int l = 0; l < W; ++l) v[l] = L::load(at(l, j) + i);
+                for (int l = 0; l < W; ++l) v[l] = l < systems ? L::load(from + l * stride + i) : V{};
                 transpose<T, W>(v);
-                for (int r = 0; r < W; ++r) L::store(to + (i + r) * row, v[r]);
+                for (int r = 0; r < W; ++r) {
+                    if constexpr (Whole)
+                        L::store(to + (i + r) * row, v[r]);
+                    else
+                        store_first<T, W>(to + (i + r) * row, v[r], count);
+                }
             }
-            for (; i < n_; ++i)
-                for (int l = 0; l < W; ++l) to[i * row + l] = at(l, j)[i];
+            for (; i < n; ++i)
+                for (int l = 0; l < systems; ++l) to[i * row + l] = from[l * stride + i];
         }
     }
 
