@@ -524,15 +524,18 @@ TEMPLATE_TEST_CASE("gesv, dynamic orders 100-257: three forms against LAPACK", "
 // systems moves through register transposes (BlockedLu::vector_group), by
 // masked moves short of a whole line (double: blocks of 5 and the last
 // block's 5 systems; float: blocks of 12 and the last one's 9), and the
-// sentinels past the last block must stay. And order 256 strided at
+// sentinels past the last block must stay; with AVX2 (the avx2 family's
+// run of [cooperative]) a group of one or two whole vectors (double:
+// blocks of 16, 12 and the batch; float: blocks of 16). And order 256 strided at
 // lda = n (factored in the caller's matrix) against lda = n + 3 (through
 // the scratch). (Mutations selecting the wrong matrix for a single system
 // after a group, loading one row of a group twice, solving from the scratch
 // after an in-place factorization, dropping the last W-row step of the
 // whole-line load or store (stop 50), skipping one W-row step of a whole
 // group's load, storing a short group's vectors unmasked, dropping its
-// load's rows past the last W-row step, or leaving its last matrix out of
-// the store's transposes, failed it.)
+// load's rows past the last W-row step, leaving its last matrix out of
+// the store's transposes, or, with AVX2, loading or storing a group's
+// second vector at the first one's place, failed it.)
 TEMPLATE_TEST_CASE("gesv past the tiles, systems side by side: bitwise the strided form's",
                    "[gesv][cooperative][side_by_side]", float, double) {
     using T = TestType;

@@ -379,11 +379,11 @@ class BlockedLu {
 
     /// load() of `count` systems side by side (an interleaved block), in
     /// one pass over their elements: each line of the caller's block is
-    /// read once for all of them. With AVX-512 the group moves through
-    /// W x W register transposes (vector_group(); load_group()).
+    /// read once for all of them. With AVX-512 and AVX2 the group moves
+    /// through W x W register transposes (vector_group(); load_group()).
     void load_side_by_side(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         if (vector_group(count))
-            return count == W ? load_group<true>(A, row, col, W) : load_group<false>(A, row, col, count);
+            return count % W == 0 ? load_group<true>(A, row, col, count) : load_group<false>(A, row, col, count);
         for (int j = 0; j < n_; ++j) {
             const T* from = A + j * col;
             for (int i = 0; i < n_; ++i, from += row) {
@@ -404,7 +404,8 @@ class BlockedLu {
     /// written once.
     void store_side_by_side(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         if (vector_group(count))
-            return count == W ? store_group<true>(A, row, col, W) : store_group<false>(A, row, col, count);
+            return count % W == 0 ? store_group<true>(A, row, col, count)
+                                  : store_group<false>(A, row, col, count);
         for (int j = 0; j < n_; ++j) {
             T* to = A + j * col;
             for (int i = 0; i < n_; ++i, to += row) {
@@ -417,7 +418,8 @@ class BlockedLu {
     /// Whether a group of `count` side-by-side systems moves through
     /// register transposes (load_group(), store_group()): where a vector
     /// holds as many systems as a line (AVX-512: 8 doubles, 16 floats) and
-    /// the group fills more than half of it. An element's `count` values
+    /// the group fills more than half of it; where it holds half a line
+    /// (AVX2), a group of one or two whole vectors. An element's `count` values
     /// are consecutive in the caller's block, so one vector move reaches
     /// them wherever the lines begin; short of W, a masked one that touches
     /// no byte past the group's last. Element by element, each value cost a
@@ -429,17 +431,30 @@ class BlockedLu {
     /// (192..384) level. Groups of at most half a vector ran level or
     /// slower (double 1024, groups of 3: 0.91-1.09x; float 1024, groups of
     /// 7: 0.89-0.99x): the transposes then move more lanes than systems.
+    /// The AVX2 family on the same host (TDLS_CPU_KERNEL=avx2), whole lines
+    /// as two vectors: double 1.01-1.25x at 192..512, float 0.99-1.17x.
+    /// Its short groups stay element by element (AVX2's masked moves not
+    /// tried).
     static constexpr bool vector_group(int count) noexcept {
-        if constexpr (W * sizeof(T) != line_bytes)
-            return false;
-        else
+        if constexpr (W * sizeof(T) == line_bytes)
             return count > W / 2 && count <= W;
+        else if constexpr (2 * W * sizeof(T) == line_bytes)
+            return count == W || count == 2 * W;
+        else
+            return false;
+    }
+
+    /// The vectors of W systems a whole group of `count` fills: one where
+    /// a vector is a line (AVX-512; a constant, so that its loops compile
+    /// as for one vector), count / W where it is half of one (AVX2).
+    static constexpr int groups_of_vectors(int count) noexcept {
+        return W * sizeof(T) == line_bytes ? 1 : count / W;
     }
 
     /// load_side_by_side() of a vector_group(): W rows of a column of the
-    /// group (one vector load of an element's `count` values each, masked
-    /// unless Whole), transposed in registers into `count` rows of W of
-    /// the group's matrices (one vector store each). Bases and strides are
+    /// group (one vector load of W of an element's values each, or of all
+    /// `count` by a masked load unless Whole), transposed in registers into
+    /// rows of W of the group's matrices (one vector store each). Bases and strides are
     /// held in locals: the vector moves are memcpy, which may alias the
     /// members. Out of line: inlined into blocked_range, the transposes'
     /// vectors went through the stack, and whole lines of double 384 ran
@@ -451,26 +466,30 @@ class BlockedLu {
     [[gnu::noinline]] void load_group(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         const int n = n_, ld = scratch_ld_;
         const std::size_t stride = matrix_;
-        const int systems = Whole ? W : count;
+        const int systems = Whole ? W : count;               // of one vector
+        const int vectors = Whole ? groups_of_vectors(count) : 1; // of one element
+        const int total = Whole ? vectors * W : count;
         for (int j = 0; j < n; ++j) {
             const T* const from = A + j * col;
             T* const to = a_.data() + std::size_t(j) * std::size_t(ld); // matrix 0's column j
             int i = 0;
             for (; i + W <= n; i += W) {
                 if (i + side_by_side_ahead < n) __builtin_prefetch(from + (i + side_by_side_ahead) * row);
-                V v[W];
-                for (int r = 0; r < W; ++r) {
-                    if constexpr (Whole)
-                        v[r] = L::load(from + (i + r) * row);
-                    else
-                        v[r] = load_first<T, W>(from + (i + r) * row, count);
+                for (int g = 0; g < vectors; ++g) {
+                    V v[W];
+                    for (int r = 0; r < W; ++r) {
+                        if constexpr (Whole)
+                            v[r] = L::load(from + g * W + (i + r) * row);
+                        else
+                            v[r] = load_first<T, W>(from + (i + r) * row, count);
+                    }
+                    transpose<T, W>(v);
+                    for (int l = 0; l < systems; ++l) L::store(to + (g * W + l) * stride + i, v[l]);
                 }
-                transpose<T, W>(v);
-                for (int l = 0; l < systems; ++l) L::store(to + l * stride + i, v[l]);
             }
             for (; i < n; ++i)
-                for (int l = 0; l < systems; ++l) to[l * stride + i] = from[i * row + l];
-            for (int l = 0; l < systems; ++l) // padding rows
+                for (int l = 0; l < total; ++l) to[l * stride + i] = from[i * row + l];
+            for (int l = 0; l < total; ++l) // padding rows
                 std::fill(to + l * stride + n, to + l * stride + ld, T(0));
         }
     }
@@ -486,24 +505,29 @@ class BlockedLu {
     [[gnu::noinline]] void store_group(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         const int n = n_, ld = scratch_ld_;
         const std::size_t stride = matrix_;
-        const int systems = Whole ? W : count;
+        const int systems = Whole ? W : count;               // of one vector
+        const int vectors = Whole ? groups_of_vectors(count) : 1; // of one element
+        const int total = Whole ? vectors * W : count;
         for (int j = 0; j < n; ++j) {
             T* const to = A + j * col;
             const T* const from = a_.data() + std::size_t(j) * std::size_t(ld);
             int i = 0;
             for (; i + W <= n; i += W) {
-                V v[W];
-                for (int l = 0; l < W; ++l) v[l] = l < systems ? L::load(from + l * stride + i) : V{};
-                transpose<T, W>(v);
-                for (int r = 0; r < W; ++r) {
-                    if constexpr (Whole)
-                        L::store(to + (i + r) * row, v[r]);
-                    else
-                        store_first<T, W>(to + (i + r) * row, v[r], count);
+                for (int g = 0; g < vectors; ++g) {
+                    V v[W];
+                    for (int l = 0; l < W; ++l)
+                        v[l] = l < systems ? L::load(from + (g * W + l) * stride + i) : V{};
+                    transpose<T, W>(v);
+                    for (int r = 0; r < W; ++r) {
+                        if constexpr (Whole)
+                            L::store(to + g * W + (i + r) * row, v[r]);
+                        else
+                            store_first<T, W>(to + (i + r) * row, v[r], count);
+                    }
                 }
             }
             for (; i < n; ++i)
-                for (int l = 0; l < systems; ++l) to[i * row + l] = from[l * stride + i];
+                for (int l = 0; l < total; ++l) to[i * row + l] = from[l * stride + i];
         }
     }
 
