@@ -124,7 +124,8 @@ class BlockedLu {
         : n_(n), scratch_ld_(leading(n)), ld_(scratch_ld_), rows_(scratch_ld_), matrices_(matrices), order_(order),
           matrix_(matrix_elements(n)), a_(matrix_ * std::size_t(matrices)),
           pivot_(std::size_t(n) * std::size_t(matrices)), x_(n),
-          product_(n, block, order.look_ahead ? scratch_ld_ : 0), origin_(n), place_(n), held_(std::size_t(n)) {
+          product_(n, block, order.look_ahead ? scratch_ld_ : 0), origin_(n), place_(n), held_(std::size_t(n)),
+          triangles_(std::size_t(2 * (block / panel)) * panel * panel) {
         select(0);
     }
 
@@ -268,6 +269,7 @@ class BlockedLu {
     int factor(T tau) noexcept {
         int info = 0;
         factor_block(0, std::min(n_, block), tau, info);
+        pack_triangles(0, std::min(n_, block));
         for (int k0 = 0; k0 < n_; k0 += block) {
             const int end = std::min(n_, k0 + block);
             if (end == n_) break;
@@ -275,6 +277,7 @@ class BlockedLu {
             if (!order_.look_ahead) {
                 update_columns(k0, end, end, n_, false, false);
                 factor_block(end, next, tau, info);
+                pack_triangles(end, next);
                 continue;
             }
             // The first block's interchanges reach the columns right of it
@@ -296,6 +299,7 @@ class BlockedLu {
             };
             update_slices(end, next, false);
             factor_block(end, next, tau, info);
+            pack_triangles(end, next);
             // The rest, each slice given the next block's interchanges while
             // it is in cache: as the first touch of the next block's update,
             // the exchanges missed at random rows.
@@ -366,7 +370,12 @@ class BlockedLu {
     /// split of the columns gives the same bits.
     void update_columns(int k0, int end, int c0, int c1, bool exchanged, bool held) noexcept {
         if (!exchanged) exchange(k0, end - k0, c0, c1);
-        for (int j0 = k0; j0 < end; j0 += panel) solve_then_minus(j0, std::min(panel, end - j0), end, c0, c1);
+        for (int j0 = k0; j0 < end; j0 += panel) {
+            if (packs_triangles())
+                solve_then_minus(j0, std::min(panel, end - j0), end, c0, c1, triangle(k0, j0), panel);
+            else
+                solve_then_minus(j0, std::min(panel, end - j0), end, c0, c1);
+        }
         if (held)
             product_.minus_held(c1 - c0, column(c0) + k0, ld_, column(c0) + end, ld_);
         else
@@ -799,11 +808,54 @@ class BlockedLu {
     /// Rows j0..j0+jb-1 of columns [c0, c1) solved with the unit lower
     /// triangle of the panel at j0 (they become rows of U), then the rows
     /// from j0+jb up to r1 of those columns minus the panel's multipliers
-    /// times them.
+    /// times them. The triangle is read where it lies, or (`lower`, `ldl`)
+    /// from its packed copy.
     void solve_then_minus(int j0, int jb, int r1, int c0, int c1) noexcept {
+        solve_then_minus(j0, jb, r1, c0, c1, column(j0) + j0, ld_);
+    }
+    void solve_then_minus(int j0, int jb, int r1, int c0, int c1, const T* lower, std::int64_t ldl) noexcept {
         const int r0 = j0 + jb;
-        product_.solve_then_minus(r1 - r0, c1 - c0, jb, column(j0) + j0, ld_, column(c0) + j0, ld_,
-                                  column(j0) + r0, ld_, column(c0) + r0, ld_);
+        product_.solve_then_minus(r1 - r0, c1 - c0, jb, lower, ldl, column(c0) + j0, ld_, column(j0) + r0, ld_,
+                                  column(c0) + r0, ld_);
+    }
+
+    /// Where pack_triangles() keeps the triangle of the panel at j0 of the
+    /// block at k0: two blocks' worth, alternating, since with look-ahead
+    /// the next block is factored while this one's update goes on.
+    T* triangle(int k0, int j0) noexcept {
+        const int slot = (k0 / block) % 2 * (block / panel) + (j0 - k0) / panel;
+        return triangles_.data() + std::size_t(slot) * panel * panel;
+    }
+
+    /// Whether the trailing updates read the panels' triangles from packed
+    /// copies (pack_triangles()): where the column stride is a multiple of
+    /// 4 KiB, the way size of the L1 caches of the hosts measured, so that a
+    /// triangle's columns all fall into the same L1 sets.
+    bool packs_triangles() const noexcept { return ld_ * std::int64_t(sizeof(T)) % 4096 == 0; }
+
+    /// The strictly lower triangles of the block [k0, end)'s panels, packed
+    /// (ld panel) once the block is factored (where packs_triangles()):
+    /// every slice of its trailing update solves its rows of U with them,
+    /// panel by panel, and PackedProduct's substitution reads a triangle
+    /// once per panel of its columns. Where they lie, at a power-of-two
+    /// stride in place (order 1024 in float), they missed L1 every time:
+    /// the substitutions took 2.5x their time at lda 1040. Zen 5 host
+    /// (stop 51): float 1024 1.01-1.03x in a C driver, 1.00-1.09x in
+    /// tdls-bench, double 1024 1.00-1.02x, double 512 1.01-1.05x; the
+    /// library's samples at float 1024 fell 4.8%. Packed at every stride,
+    /// double 384 (in place, 3 KiB apart) ran 0.95-0.99x in tdls-bench.
+    /// Rows of U solved within a block read the panel just factored, in
+    /// cache, where it lies. Same values, same bits.
+    void pack_triangles(int k0, int end) noexcept {
+        if (!packs_triangles()) return;
+        for (int j0 = k0; j0 < end; j0 += panel) {
+            const int jb = std::min(panel, end - j0);
+            T* const t = triangle(k0, j0);
+            for (int q = 0; q < jb; ++q) {
+                const T* const c = column(j0 + q) + j0;
+                for (int r = q + 1; r < jb; ++r) t[r + q * panel] = c[r];
+            }
+        }
     }
 
     // The matrix the members work on: scratch (select()) or the caller's
@@ -824,6 +876,8 @@ class BlockedLu {
     // from, where each original row went, one column below a block.
     std::vector<int> origin_, place_;
     AlignedBuffer<T> held_;
+    // The unit lower triangles of two blocks' panels (pack_triangles()).
+    AlignedBuffer<T> triangles_;
 };
 
 /// Systems [begin, end) of the call, one after the other on this thread;

@@ -172,8 +172,10 @@ class PackedProduct {
     /// vector each: enough to cover the latency of both FMA ports; four ran
     /// 0.99x at n = 384..1024 on the model-207 Xeon), then the group's own
     /// triangle. Each row receives the rows above it in order whatever the
-    /// group size: the same bits.
-    static void solve_panel(int k, const T* Lm, std::int64_t ldl, T* x) noexcept {
+    /// group size: the same bits. Out of line: inlined with the constant
+    /// ld of a packed triangle (BlockedLu::pack_triangles), GCC made its
+    /// accumulators scalars on the stack, and float 257 ran 0.90x.
+    [[gnu::noinline]] static void solve_panel(int k, const T* Lm, std::int64_t ldl, T* x) noexcept {
         constexpr int G = 8;
         for (int q0 = 0; q0 < k; q0 += G) {
             const int g = std::min(G, k - q0);
