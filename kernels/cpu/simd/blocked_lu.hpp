@@ -460,6 +460,20 @@ class BlockedLu {
         return W * sizeof(T) == line_bytes ? 1 : count / W;
     }
 
+    /// How load_group() and store_group() cut a group of `count`: the
+    /// systems of one vector, the vectors of one element's values, and all
+    /// the systems.
+    struct GroupShape {
+        int systems, vectors, total;
+    };
+    template <bool Whole>
+    static constexpr GroupShape group_shape(int count) noexcept {
+        if constexpr (Whole)
+            return {W, groups_of_vectors(count), groups_of_vectors(count) * W};
+        else
+            return {count, 1, count};
+    }
+
     /// load_side_by_side() of a vector_group(): W rows of a column of the
     /// group (one vector load of W of an element's values each, or of all
     /// `count` by a masked load unless Whole), transposed in registers into
@@ -475,9 +489,7 @@ class BlockedLu {
     [[gnu::noinline]] void load_group(const T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         const int n = n_, ld = scratch_ld_;
         const std::size_t stride = matrix_;
-        const int systems = Whole ? W : count;               // of one vector
-        const int vectors = Whole ? groups_of_vectors(count) : 1; // of one element
-        const int total = Whole ? vectors * W : count;
+        const auto [systems, vectors, total] = group_shape<Whole>(count);
         for (int j = 0; j < n; ++j) {
             const T* const from = A + j * col;
             T* const to = a_.data() + std::size_t(j) * std::size_t(ld); // matrix 0's column j
@@ -514,9 +526,7 @@ class BlockedLu {
     [[gnu::noinline]] void store_group(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         const int n = n_, ld = scratch_ld_;
         const std::size_t stride = matrix_;
-        const int systems = Whole ? W : count;               // of one vector
-        const int vectors = Whole ? groups_of_vectors(count) : 1; // of one element
-        const int total = Whole ? vectors * W : count;
+        const auto [systems, vectors, total] = group_shape<Whole>(count);
         for (int j = 0; j < n; ++j) {
             T* const to = A + j * col;
             const T* const from = a_.data() + std::size_t(j) * std::size_t(ld);
