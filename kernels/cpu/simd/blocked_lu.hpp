@@ -47,6 +47,7 @@
 #include "transpose.hpp"
 #include "../processor.hpp"
 #include "packed_product.hpp"
+#include "prefetch_lines.hpp"
 
 #ifndef TDLS_SIMD_BYTES
 #error "TDLS_SIMD_BYTES must give the vector width of this translation unit"
@@ -739,7 +740,8 @@ class BlockedLu {
         // last touched a block ago, far from L1: the swaps, at random rows,
         // waited on a miss for nearly every row they read. Each step
         // prefetches its share of the next four columns' rows k0..n-1, so
-        // that they arrive while these are exchanged. On the Zen 5 host
+        // that they arrive while these are exchanged (PREFETCHT0: the write
+        // hint, PREFETCHW, ran 0.94-1.01x at n = 1024). On the Zen 5 host
         // (stop 51) the exchanges' share of double n = 512 fell from 7.2%
         // of the samples to 3.2%; strided gesv ran 1.02-1.13x at double
         // 192..512 and 1.01-1.16x at float 384..1024 (257, whose matrix
@@ -754,9 +756,10 @@ class BlockedLu {
             T* c3 = column(j + 3);
             const bool ahead = kb > panel && j + 8 <= last;
             for (int k = k0; k < k0 + kb; ++k) {
-                if (ahead)
-                    for (int q = (k - k0) * per_step, q1 = std::min(q + per_step, lines); q < q1; ++q)
-                        for (int c = 4; c < 8; ++c) __builtin_prefetch(column(j + c) + k0 + q * line, 1);
+                if (const int q = (k - k0) * per_step; ahead && q < lines)
+                    for (int c = 4; c < 8; ++c)
+                        prefetch_bytes<false>(column(j + c) + k0 + q * line,
+                                              std::int64_t(std::min(per_step, lines - q)) * line_bytes);
                 const int r = p[k];
                 std::swap(c0[k], c0[r]);
                 std::swap(c1[k], c1[r]);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "prefetch_lines.hpp"
 #include "tile_io.hpp"
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
@@ -84,34 +85,6 @@ bool prefetch_pays(BatchForm form, int n, bool read_only, bool masked) noexcept 
         return bytes >= prefetch_side_by_side_min_bytes && bytes <= prefetch_side_by_side_max_bytes;
     const std::int64_t least = read_only ? prefetch_read_only_min_bytes : prefetch_runs_min_bytes;
     return (bytes >= least || masked) && bytes <= prefetch_runs_max_bytes;
-}
-
-/// One line's hint. On x86 an asm statement: GCC 12 deletes loops whose only
-/// effect is __builtin_prefetch once they are nested (none of the hints of a
-/// two-level loop survived -O3), and the builtin's write hint needs
-/// -mprfchw. PREFETCHW (0F 0D /1) lies in the opcode space that x86-64
-/// processors without the feature execute as a no-op. On Zen 4 the write
-/// hint for operands written back ran up to 3% faster than PREFETCHT0.
-template <bool Write>
-inline void prefetch_line(const char* p) noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    if constexpr (Write)
-        asm volatile("prefetchw %0" : : "m"(*p));
-    else
-        asm volatile("prefetcht0 %0" : : "m"(*p));
-#else
-    __builtin_prefetch(p, Write ? 1 : 0, 3);
-#endif
-}
-
-/// Prefetches the `bytes` bytes from `first`, one hint per 64-byte line, for
-/// writing (PREFETCHW where the ISA has it) or reading.
-template <bool Write>
-inline void prefetch_bytes(const void* first, std::int64_t bytes) noexcept {
-    constexpr std::int64_t line = 64;
-    const auto begin = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t(line - 1);
-    const auto end = reinterpret_cast<std::uintptr_t>(first) + std::uintptr_t(bytes);
-    for (std::uintptr_t p = begin; p < end; p += line) prefetch_line<Write>(reinterpret_cast<const char*>(p));
 }
 
 /// A rows x columns block of elements (i, j) at base[i * row + j * column]:
