@@ -204,13 +204,29 @@ class BlockedLu {
         for (int j = 0; j < n_; ++j) {
             T* c = at(0, j);
             const T* from = A + j * col;
-            if (row == 1)
+            if (row == 1) {
+                if (j + load_ahead_columns < n_)
+                    hint_bytes<LineUse::ReadOnce>(from + load_ahead_columns * col, std::int64_t(n_) * sizeof(T));
                 std::copy(from, from + n_, c);
-            else
+            } else {
                 for (int i = 0; i < n_; ++i) c[i] = from[i * row];
+            }
             std::fill(c + n_, c + scratch_ld_, T(0)); // padding rows: zero, whatever the last system left
         }
     }
+
+    /// Columns load() reads ahead of the one it copies, as lines read once
+    /// (PREFETCHNTA): the caller's matrix is not read again before store()
+    /// writes it, and as ordinary loads its lines took L2 beside the
+    /// scratch (at n = 257, 528 KiB each in double, in a 1 MiB L2), which
+    /// the factorization then missed. Zen 5 host, stop 52, 128 MiB batches,
+    /// alternated runs: gesv at n = 257 (the one order of tdls-bench's sweep
+    /// that copies) 1.06-1.08x in double, 1.00-1.05x in float, 1.01-1.04x
+    /// under the AVX2 family; solve (always copied) 1.02-1.07x at n =
+    /// 256..512, level at 1024. 1 column ahead ran 1.03-1.06x, 4 to 16 as 2.
+    /// The hint on the interleaved form's group moves ran level (0.97-1.06x),
+    /// and non-temporal stores on the way back added nothing (0.98-1.02x).
+    static constexpr int load_ahead_columns = 2;
 
     /// The factors of matrix 0 back into the caller's matrix, or of
     /// matrices 0..count-1 into `count` systems side by side (load()'s
