@@ -221,9 +221,10 @@ class BlockedLu {
     /// scratch (at n = 257, 528 KiB each in double, in a 1 MiB L2), which
     /// the factorization then missed. Zen 5 host, stop 52, 128 MiB batches,
     /// alternated runs: gesv at n = 257 (the one order of tdls-bench's sweep
-    /// that copies) 1.06-1.08x in double, 1.00-1.05x in float, 1.01-1.04x
-    /// under the AVX2 family; solve (always copied) 1.02-1.07x at n =
-    /// 256..512, level at 1024. 1 column ahead ran 1.03-1.06x, 4 to 16 as 2.
+    /// that copies) 1.04-1.07x in double (tdls-bench: 1.01-1.06x), 1.00-1.05x
+    /// in float, 1.01-1.04x under the AVX2 family; solve (always copied)
+    /// 1.02-1.07x at n = 256..512, level at 1024. 1 column ahead ran
+    /// 1.03-1.06x, 4 to 16 as 2.
     /// The hint on the interleaved form's group moves ran level (0.97-1.06x),
     /// and non-temporal stores on the way back added nothing (0.98-1.02x).
     static constexpr int load_ahead_columns = 2;
