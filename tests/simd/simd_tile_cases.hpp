@@ -190,9 +190,15 @@ void run_simd(const BatchCall& call, bool use_static) {
         if (n == 12) kernel = &simd::solve_range<T, 12, RowMajor>; // columns padded to 16 rows
         if (n == 16) kernel = &simd::solve_range<T, 16, RowMajor>;
     }
-    const std::int64_t cut = std::min<std::int64_t>(batch, 3); // not a multiple of any width
+    // Cuts that are not multiples of any width. Orders whose tiles go in
+    // pairs (simd::pairs_pay) then meet a lone partial tile, a pair whose
+    // second tile is partial and, in their wider batch (compare), full pairs
+    // followed by an odd partial tile.
+    constexpr int W = simd::lanes<T>;
+    const std::int64_t cut = std::min<std::int64_t>(batch, 3), cut2 = std::min<std::int64_t>(batch, W + 6);
     kernel(call, 0, cut);
-    kernel(call, cut, batch);
+    kernel(call, cut, cut2);
+    kernel(call, cut2, batch);
 }
 
 template <typename T, bool RowMajor>
@@ -226,7 +232,8 @@ bool same_as_scalar(int n, BatchForm form, std::int64_t block, Operation op, int
 template <typename T, bool RowMajor>
 void compare(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, double tau, bool use_static,
              Counts& counts, double simd_tau = 0, bool packed = false) {
-    const std::int64_t batch = 2 * simd::lanes<T> + 3;
+    constexpr int W = simd::lanes<T>;
+    const std::int64_t batch = (use_static && simd::pairs_pay<T, W>(n) ? 4 : 2) * W + 3;
     for (const Fill fill : {Fill::Random, Fill::Ties}) {
         const bool same = same_as_scalar<T, RowMajor>(
             n, form, block, op, nrhs, batch, fill, tau, simd_tau, packed,

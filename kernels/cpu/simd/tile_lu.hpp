@@ -366,6 +366,58 @@ template <typename T, int W, int N>
     }
 }
 
+/// Step k of factor_columns once column k has received its updates: the
+/// pivot chosen per lane (LAPACK's rule, relaxed by tau), the singular lanes
+/// recorded in `info`, rows k and the pivot's exchanged in columns `first`
+/// .. `live` - 1, and the multipliers scaled. Always inlined: factor_pair
+/// runs it for two tiles one after the other.
+template <typename T, int W, int N>
+TDLS_SIMD_FORCE_INLINE void pivot_step(const Tile<T, W, N>& t, int k, T tau, int first, int live,
+                                       typename Lanes<T, W>::M& info) noexcept {
+    using L = Lanes<T, W>;
+    using V = typename L::V;
+    using M = typename L::M;
+    using Index = typename L::Index;
+    const int n = t.order();
+    const V one = L::splat(T(1)), zero = V{}, floor = L::splat(std::numeric_limits<T>::min());
+    // First largest magnitude strictly below the diagonal (NaN never wins).
+    const V in_place = L::magnitude(L::load(t.at(k, k)));
+    V best = L::splat(T(-1));
+    M below = L::splat_index(-1);
+    for (int i = k + 1; i < n; ++i) {
+        const V m = L::magnitude(L::load(t.at(i, k)));
+        const M better = m > best;
+        best = better ? m : best;
+        below = better ? L::splat_index(Index(i)) : below;
+    }
+    // The row in place stays unless a row below is strictly larger, or,
+    // under a relaxed threshold, while it reaches tau times that row.
+    const M larger_below = (below >= 0) & (best > in_place);
+    M stays = ~larger_below;
+    if (tau < T(1)) stays |= (in_place >= L::splat(tau) * best) & (in_place >= floor) & (in_place > zero);
+    const V largest = larger_below ? best : in_place;
+    const M pivot = stays ? L::splat_index(Index(k)) : below;
+    L::store(t.pivot(k), pivot);
+    const M singular = (largest < floor) | (largest == zero);
+    info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
+
+    // The rows exchanged with row k: in the small static orders every
+    // row below k, whichever the lanes chose (the same blends in every
+    // tile, no branch on the data); otherwise the rows the lanes chose.
+    std::uint64_t rows;
+    if constexpr (blends_every_row_below<T, N>)
+        rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
+    else
+        rows = rows_exchanged_at(t, k);
+    t.swaps(k) = rows;
+    // Those, or a few distinct rows: masked vector exchanges; many (or,
+    // past order 64, any: every_lane_exchanges): lane by lane.
+    exchange_columns(t, first, live - first, k, pivot);
+
+    const V reciprocal = singular ? one : one / L::load(t.at(k, k));
+    for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
+}
+
 /// factor() with the updates column by column (Panels false) or, from order
 /// 25 on, in panels of C columns (Panels true): at the panel's first column,
 /// every panel column receives the steps before the panel (update_panel);
@@ -396,15 +448,9 @@ template <typename T, int W, int N>
 /// store_pivots out of line instead (8% slower at n = 4, float).
 template <bool Panels, typename T, int W, int N, typename Step>
 [[gnu::noinline]] typename Lanes<T, W>::M factor_columns(const Tile<T, W, N>& t, T tau, const Step& step) noexcept {
-    using L = Lanes<T, W>;
-    using V = typename L::V;
-    using M = typename L::M;
-    using Index = typename L::Index;
+    using M = typename Lanes<T, W>::M;
     using Panel = PanelShape<T, W>;
     const int n = t.order();
-    const V one = L::splat(T(1)), zero = V{}, floor = L::splat(std::numeric_limits<T>::min());
-    const V relax = L::splat(tau);
-    const bool relaxed = tau < T(1);
     M info = M{};
     const int panels_end = Panels ? n / Panel::columns * Panel::columns : 0;
     int panel = 0; // the first column of the current panel
@@ -439,43 +485,7 @@ template <bool Panels, typename T, int W, int N, typename Step>
         } else if (k > 0) {
             update_column(t, k);
         }
-        // First largest magnitude strictly below the diagonal (NaN never wins).
-        const V in_place = L::magnitude(L::load(t.at(k, k)));
-        V best = L::splat(T(-1));
-        M below = L::splat_index(-1);
-        for (int i = k + 1; i < n; ++i) {
-            const V m = L::magnitude(L::load(t.at(i, k)));
-            const M better = m > best;
-            best = better ? m : best;
-            below = better ? L::splat_index(Index(i)) : below;
-        }
-        // The row in place stays unless a row below is strictly larger, or,
-        // under a relaxed threshold, while it reaches tau times that row.
-        const M larger_below = (below >= 0) & (best > in_place);
-        M stays = ~larger_below;
-        if (relaxed) stays |= (in_place >= relax * best) & (in_place >= floor) & (in_place > zero);
-        const V largest = larger_below ? best : in_place;
-        const M pivot = stays ? L::splat_index(Index(k)) : below;
-        L::store(t.pivot(k), pivot);
-        const M singular = (largest < floor) | (largest == zero);
-        info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
-
-        // The rows exchanged with row k: in the small static orders every
-        // row below k, whichever the lanes chose (the same blends in every
-        // tile, no branch on the data); otherwise the rows the lanes chose.
-        std::uint64_t rows;
-        if constexpr (blends_every_row_below<T, N>)
-            rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
-        else
-            rows = rows_exchanged_at(t, k);
-        t.swaps(k) = rows;
-        // Those, or a few distinct rows: masked vector exchanges; many (or,
-        // past order 64, any: every_lane_exchanges): lane by lane.
-        const int first = deferred && k < panels_end ? panel : 0;
-        exchange_columns(t, first, live - first, k, pivot);
-
-        const V reciprocal = singular ? one : one / L::load(t.at(k, k));
-        for (int i = k + 1; i < n; ++i) L::store(t.at(i, k), L::load(t.at(i, k)) * reciprocal);
+        pivot_step(t, k, tau, deferred && k < panels_end ? panel : 0, live, info);
     }
     if (deferred && panels_end == n) catch_up_left(n);
     return info;
@@ -500,6 +510,31 @@ typename Lanes<T, W>::M factor(const Tile<T, W, N>& t, T tau, const Step& step =
     return factor_columns<false>(t, tau, step);
 }
 
+/// factor() of two tiles of a small static order at once, step by step:
+/// each tile's step is a chain of dependent operations (update, pivot
+/// search, exchange, reciprocal, scaling) far shorter than its latency, and
+/// one tile's chain does not wait on the other's, so the processor overlaps
+/// them. Each tile's operations are those of factor(), in the same order:
+/// its factors are factor()'s bit for bit.
+template <typename T, int W, int N, typename StepA, typename StepB>
+[[gnu::noinline]] void factor_pair(const Tile<T, W, N>& a, const Tile<T, W, N>& b, T tau, const StepA& step_a,
+                                   const StepB& step_b, typename Lanes<T, W>::M& info_a,
+                                   typename Lanes<T, W>::M& info_b) noexcept {
+    static_assert(N > 0 && N < PanelShape<T, W>::from_order, "pairs are for the column-by-column orders");
+    info_a = typename Lanes<T, W>::M{};
+    info_b = typename Lanes<T, W>::M{};
+    for (int k = 0; k < N; ++k) {
+        step_a(k);
+        step_b(k);
+        if (k > 0) {
+            update_column(a, k);
+            update_column(b, k);
+        }
+        pivot_step(a, k, tau, 0, N, info_a);
+        pivot_step(b, k, tau, 0, N, info_b);
+    }
+}
+
 /// After pivots were loaded from LAPACK's swap sequence (getrs): the rows
 /// each step exchanges.
 template <typename T, int W, int N>
@@ -507,46 +542,69 @@ void index_exchanges(const Tile<T, W, N>& t) noexcept {
     for (int k = 0; k < t.order(); ++k) t.swaps(k) = rows_exchanged_at(t, k);
 }
 
-/// Solves A X = B for `columns` right-hand sides of the W factored systems:
-/// B's element (i, c) of lane l at b[(c*n + i)*W + l], overwritten by X.
-/// Column-major: L U = P A, so P b, then L y = P b, U x = y. Row-major: the
-/// factors are those of A^T = P^T L U, so U^T z = b, L^T w = z, x = P^T w.
-/// Always inlined into the range kernel, as it was before the kernel had two
-/// tile loops (out of line, orders 2-4 ran 5-8% slower).
-template <typename T, int W, int N>
-TDLS_SIMD_FORCE_INLINE void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
+/// Solves A X = B for `columns` right-hand sides of the W factored systems
+/// of each of P tiles (P = 2: solve_pair), tile p's B at b[p]: element (i, c)
+/// of lane l at b[p][(c*n + i)*W + l], overwritten by X. Column-major:
+/// L U = P A, so P b, then L y = P b, U x = y. Row-major: the factors are
+/// those of A^T = P^T L U, so U^T z = b, L^T w = z, x = P^T w. The tiles
+/// take their turns operation by operation, each in the order of one tile
+/// alone, so that the processor overlaps their chains of divisions and
+/// multiply-adds and each tile's X is the same bit for bit.
+template <int P, typename T, int W, int N>
+TDLS_SIMD_FORCE_INLINE void solve_tiles(const Tile<T, W, N>* const (&t)[P], T* const (&b)[P], int columns,
+                                        bool row_major) noexcept {
     using L = Lanes<T, W>;
     using V = typename L::V;
-    const int n = t.order();
+    const int n = t[0]->order();
     const V one = L::splat(T(1));
-    const auto x = [&](int i, int c) { return b + (std::int64_t(c) * n + i) * W; };
+    const auto x = [&](int p, int i, int c) { return b[p] + (std::int64_t(c) * n + i) * W; };
     if (!row_major) {
-        for (int k = 0; k < n; ++k) exchange_step(t, b, n, columns, k);
+        for (int k = 0; k < n; ++k)
+            for (int p = 0; p < P; ++p) exchange_step(*t[p], b[p], n, columns, k);
         for (int c = 0; c < columns; ++c) {
-            for (int k = 0; k < n; ++k) {
-                const V y = L::load(x(k, c));
-                for (int i = k + 1; i < n; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(i, k)) * y);
-            }
-            for (int k = n - 1; k >= 0; --k) {
-                const V v = L::load(x(k, c)) / L::load(t.at(k, k));
-                L::store(x(k, c), v);
-                for (int i = 0; i < k; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(i, k)) * v);
-            }
+            for (int k = 0; k < n; ++k)
+                for (int p = 0; p < P; ++p) {
+                    const V y = L::load(x(p, k, c));
+                    for (int i = k + 1; i < n; ++i)
+                        L::store(x(p, i, c), L::load(x(p, i, c)) - L::load(t[p]->at(i, k)) * y);
+                }
+            for (int k = n - 1; k >= 0; --k)
+                for (int p = 0; p < P; ++p) {
+                    const V v = L::load(x(p, k, c)) / L::load(t[p]->at(k, k));
+                    L::store(x(p, k, c), v);
+                    for (int i = 0; i < k; ++i)
+                        L::store(x(p, i, c), L::load(x(p, i, c)) - L::load(t[p]->at(i, k)) * v);
+                }
         }
         return;
     }
     for (int c = 0; c < columns; ++c) {
-        for (int i = 0; i < n; ++i) {
-            const V z = L::load(x(i, c)) * (one / L::load(t.at(i, i)));
-            L::store(x(i, c), z);
-            for (int j = i + 1; j < n; ++j) L::store(x(j, c), L::load(x(j, c)) - L::load(t.at(i, j)) * z);
-        }
-        for (int j = n - 1; j >= 0; --j) {
-            const V w = L::load(x(j, c));
-            for (int i = 0; i < j; ++i) L::store(x(i, c), L::load(x(i, c)) - L::load(t.at(j, i)) * w);
-        }
+        for (int i = 0; i < n; ++i)
+            for (int p = 0; p < P; ++p) {
+                const V z = L::load(x(p, i, c)) * (one / L::load(t[p]->at(i, i)));
+                L::store(x(p, i, c), z);
+                for (int j = i + 1; j < n; ++j)
+                    L::store(x(p, j, c), L::load(x(p, j, c)) - L::load(t[p]->at(i, j)) * z);
+            }
+        for (int j = n - 1; j >= 0; --j)
+            for (int p = 0; p < P; ++p) {
+                const V w = L::load(x(p, j, c));
+                for (int i = 0; i < j; ++i)
+                    L::store(x(p, i, c), L::load(x(p, i, c)) - L::load(t[p]->at(j, i)) * w);
+            }
     }
-    for (int k = n - 1; k >= 0; --k) exchange_step(t, b, n, columns, k);
+    for (int k = n - 1; k >= 0; --k)
+        for (int p = 0; p < P; ++p) exchange_step(*t[p], b[p], n, columns, k);
+}
+
+/// One tile's solve (solve_tiles). Always inlined into the range kernel, as
+/// it was before the kernel had two tile loops (out of line, orders 2-4 ran
+/// 5-8% slower).
+template <typename T, int W, int N>
+TDLS_SIMD_FORCE_INLINE void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
+    const Tile<T, W, N>* const tiles[1] = {&t};
+    T* const rhs[1] = {b};
+    solve_tiles<1>(tiles, rhs, columns, row_major);
 }
 
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
