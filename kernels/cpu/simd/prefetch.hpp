@@ -39,7 +39,14 @@ struct PrefetchPlan {
 ///   medians of four alternated runs) tiles of 144 KiB (n = 48) ran
 ///   1.07x in double and 1.05x in float with the hints, of 256 KiB (64)
 ///   1.02-1.03x, of 576 KiB (double 96) 0.97x: hinted up to 256 KiB.
-inline constexpr std::int64_t prefetch_runs_min_bytes = 1536;
+/// Order 4's 1024-byte tiles in runs were left out (gesv 1.02-1.03x with
+/// the hints on that host) until stop 53's pairs of tiles (simd_range.hpp,
+/// pairs_pay) halved their factorization's latency: on the Zen 5 host of
+/// stop 53, 128 MiB batches, gesv with the hints ran 1.16-1.20x in double
+/// and 1.08-1.22x in float (tdls-bench and a C driver, alternated, 4-5
+/// rounds). A batch resident in L2 (256 KiB) pays their instructions:
+/// 0.87-0.91x. Batches of this library's size are not.
+inline constexpr std::int64_t prefetch_runs_min_bytes = 1024;
 /// Runs of a call that writes no factor back (solve, getrs: A read only)
 /// from order 4's tiles: on the Zen 5 host of stop 48, with 10^6 systems,
 /// solve's double order 4 ran 1.14x with the hints (median of four

@@ -89,11 +89,12 @@ inline bool scalar_exchanges([[maybe_unused]] int n) noexcept {
 /// of dependent operations, and the processor overlaps two tiles' chains
 /// where one tile's leave it idle. Zen 5 host (stop 53), whole gesv calls
 /// on 128 MiB batches, one core, alternated with the one-tile loop: AVX-512
-/// double 1.08-1.22x at n = 4..8, float 0.99-1.09x; AVX2 1.10-1.23x at 4 and
-/// 8; solve 1.02-1.18x. Below 4 the tile is mostly per-tile overhead (AVX2
+/// double 1.07-1.22x at n = 4..8, float 1.02-1.11x at 5 and 8 and level at
+/// 4, 6, 7 (0.92-1.05x); AVX2 1.10-1.23x at 4 and 8; solve 1.02-1.18x
+/// (docs/cpu_simd.md, "Two tiles at a time"). Below 4 the tile is mostly per-tile overhead (AVX2
 /// double order 2: 0.84-0.88x); from 10 on a tile's own rows give the
 /// processor enough independent work and the pair's second tile only
-/// crowds L1 (0.92-0.99x at 10..16, both families). Interleaved blocks of
+/// crowds L1 (0.90-1.01x at 10..16, both families). Interleaved blocks of
 /// 64: 1.09-1.22x at 4 and 8. The generic family gains in float (4 lanes:
 /// 1.23x at 4, 1.03x at 8) and loses in double, whose tiles of two lanes
 /// are too short a chain to leave room (0.89-0.97x): pairs need 4 lanes.
