@@ -46,15 +46,13 @@ struct PrefetchPlan {
 /// and 1.08-1.22x in float (tdls-bench and a C driver, alternated, 4-5
 /// rounds). A batch resident in L2 (256 KiB) pays their instructions:
 /// 0.87-0.91x. Batches of this library's size are not.
-inline constexpr std::int64_t prefetch_runs_min_bytes = 1024;
-/// Runs of a call that writes no factor back (solve, getrs: A read only)
-/// from order 4's tiles: on the Zen 5 host of stop 48, with 10^6 systems,
+/// Calls that write no factor back (solve, getrs: A read only) had taken
+/// the hints from order 4's tiles since stop 48 (threshold of their own
+/// then, now the same): on the Zen 5 host of stop 48, with 10^6 systems,
 /// solve's double order 4 ran 1.14x with the hints (median of four
-/// alternated runs; it had fallen to 0.76x gesv's rate in that host's
-/// sweep), float order 4 0.97x, both 0.94-0.97x with the batch in L2;
-/// double order 3's 576-byte tiles 0.95x. gesv's order 4 (1.02x and 1.03x)
-/// stays without.
-inline constexpr std::int64_t prefetch_read_only_min_bytes = 1024;
+/// alternated runs), float order 4 0.97x, both 0.94-0.97x with the batch in
+/// L2; double order 3's 576-byte tiles 0.95x, so not below.
+inline constexpr std::int64_t prefetch_runs_min_bytes = 1024;
 inline constexpr std::int64_t prefetch_runs_max_bytes = std::int64_t(48) << 10;
 inline constexpr std::int64_t prefetch_side_by_side_min_bytes = 1024;
 inline constexpr std::int64_t prefetch_side_by_side_max_bytes = std::int64_t(256) << 10;
@@ -71,27 +69,25 @@ template <typename T, int W>
 constexpr bool prefetch_may_pay(int n) noexcept {
     const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
     const std::int64_t least =
-        std::min({prefetch_runs_min_bytes, prefetch_read_only_min_bytes, prefetch_side_by_side_min_bytes});
+        std::min(prefetch_runs_min_bytes, prefetch_side_by_side_min_bytes);
     return (bytes >= least || may_move_masked<W>(n)) &&
            bytes <= std::max(prefetch_runs_max_bytes, prefetch_side_by_side_max_bytes);
 }
 
 /// Decided once per range, by the form (an interleaved call's tiles are side
-/// by side but where one straddles two blocks) and, for runs, by whether A
-/// is only read (`read_only`) and whether the matrices move by masked loads
-/// (`masked`, matrices_move_masked): those tiles pay below the runs'
-/// threshold. On the Zen 5 host of stop 48 float
+/// by side but where one straddles two blocks) and, for runs, by whether
+/// the matrices move by masked loads (`masked`, matrices_move_masked): those
+/// tiles pay below the runs' threshold. On the Zen 5 host of stop 48 float
 /// order 3 (576-byte tiles, nine-element masked loads), 10^6 systems ran
 /// 1.64x faster with the hints in gesv and 1.96x in solve (0.91x with the
 /// batch in L2), where double order 3's tiles of the same size, moved by
 /// full-width loads, ran 0.90x (docs/cpu_simd.md).
 template <typename T, int W>
-bool prefetch_pays(BatchForm form, int n, bool read_only, bool masked) noexcept {
+bool prefetch_pays(BatchForm form, int n, bool masked) noexcept {
     const std::int64_t bytes = tile_matrix_bytes<T, W>(n);
     if (form == BatchForm::Interleaved)
         return bytes >= prefetch_side_by_side_min_bytes && bytes <= prefetch_side_by_side_max_bytes;
-    const std::int64_t least = read_only ? prefetch_read_only_min_bytes : prefetch_runs_min_bytes;
-    return (bytes >= least || masked) && bytes <= prefetch_runs_max_bytes;
+    return (bytes >= prefetch_runs_min_bytes || masked) && bytes <= prefetch_runs_max_bytes;
 }
 
 /// A rows x columns block of elements (i, j) at base[i * row + j * column]:

@@ -228,7 +228,7 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
             };
             const bool masked = begin < end && matrices_move_masked(tile, views[0][0]);
             if (prefetch_may_pay<T, W>(StaticN) &&
-                prefetch_pays<T, W>(ops.form, n, !writes_factors(call.operation), masked))
+                prefetch_pays<T, W>(ops.form, n, masked))
                 pairs_loop(std::true_type{});
             else
                 pairs_loop(std::false_type{});
@@ -247,7 +247,7 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
         TileSystems<T, W> views[2];
         if (begin < end) fill(views[0], begin);
         const bool masked = begin < end && matrices_move_masked(tile, views[0]);
-        if (prefetch_pays<T, W>(ops.form, n, !writes_factors(call.operation), masked)) {
+        if (prefetch_pays<T, W>(ops.form, n, masked)) {
             const PrefetchPlan plan{n, solves ? int(std::min<std::int64_t>(block, ops.nrhs)) : 0,
                                     writes_factors(call.operation)};
             for (std::int64_t first = begin, t = 0; first < end; first += W, t ^= 1) {
