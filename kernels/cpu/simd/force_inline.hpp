@@ -22,6 +22,9 @@
 
 #if defined(TDLS_SIMD_SANITIZED)
 #define TDLS_SIMD_FORCE_INLINE inline
+#define TDLS_SIMD_FORCE_INLINE_LAMBDA
 #else
 #define TDLS_SIMD_FORCE_INLINE [[gnu::always_inline]] inline
+/// The same for a lambda, after its parameter list.
+#define TDLS_SIMD_FORCE_INLINE_LAMBDA __attribute__((always_inline))
 #endif

@@ -13,6 +13,7 @@
 #include "../../common/batch_call.hpp"
 #include "../processor.hpp"
 #include "complex_lu.hpp"
+#include "force_inline.hpp"
 #include "prefetch.hpp"
 #include "tile_io.hpp"
 #include "tile_lu.hpp"
@@ -121,10 +122,36 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps(), scalar_exchanges(n));
     const T tau = T(call.pivot_threshold);
 
+    // A factored tile's results out: its factors and pivots where the
+    // operation writes them back (solve keeps them in the tile) and its
+    // info; returns the lanes whose B is written (info 0). This and
+    // solve_rhs are forced inline into the tile loops' bodies, whose code
+    // they were until stop 54: left to GCC, solve_rhs went out of line and
+    // double orders 2 and 3 ran 0.82-0.97x (Zen 5, tdls-bench, 3 rounds).
+    const auto store_factors = [&](const Tile& t, const TileSystems<T, W>& systems, std::int64_t first,
+                                   const M& info) TDLS_SIMD_FORCE_INLINE_LAMBDA {
+        if (writes_factors(call.operation)) {
+            store_matrices(t, systems);
+            store_pivots(t, systems);
+        }
+        for (int l = 0; l < systems.count; ++l) ops.info[first + l] = std::int32_t(info[l]);
+        const M written = info == Index(0);
+        return written;
+    };
+    // The right-hand sides of P factored tiles, a block of columns at a
+    // time, solved together (solve_tiles); tile p's B through rhs[p].
+    const auto solve_rhs = [&]<int P>(const Tile* const (&tiles)[P], const TileSystems<T, W>* systems,
+                                      T* const (&rhs)[P], const M* written) TDLS_SIMD_FORCE_INLINE_LAMBDA {
+        for (std::int64_t column = 0; column < ops.nrhs; column += block) {
+            const int columns = int(std::min<std::int64_t>(block, ops.nrhs - column));
+            for (int p = 0; p < P; ++p) load_rhs<StaticN>(rhs[p], n, systems[p], column, columns);
+            solve_tiles<P>(tiles, rhs, columns, RowMajor);
+            for (int p = 0; p < P; ++p) store_rhs<StaticN>(rhs[p], n, systems[p], column, columns, written[p]);
+        }
+    };
     // One tile: its systems in, factored (step(k) beside each step k) or its
     // pivots read, its results out.
     const auto solve_tile = [&](const TileSystems<T, W>& systems, std::int64_t first, const auto& step) {
-        const int count = systems.count;
         if constexpr (StaticN == 0)
             load_matrices_hinting_block(tile, systems, writes_factors(call.operation));
         else
@@ -134,21 +161,12 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
             written = load_pivots(tile, systems); // every lane whose pivots are in range
             index_exchanges(tile);
         } else {
-            const M info = factor(tile, tau, step);
-            if (writes_factors(call.operation)) { // solve: the factors stay in the tile
-                store_matrices(tile, systems);
-                store_pivots(tile, systems);
-            }
-            for (int l = 0; l < count; ++l) ops.info[first + l] = std::int32_t(info[l]);
-            written = info == Index(0);
+            written = store_factors(tile, systems, first, factor(tile, tau, step));
         }
         if (!solves) return;
-        for (std::int64_t column = 0; column < ops.nrhs; column += block) {
-            const int columns = int(std::min<std::int64_t>(block, ops.nrhs - column));
-            load_rhs<StaticN>(scratch.rhs(), n, systems, column, columns);
-            solve(tile, scratch.rhs(), columns, RowMajor);
-            store_rhs<StaticN>(scratch.rhs(), n, systems, column, columns, written);
-        }
+        const Tile* const tiles[1] = {&tile};
+        T* const rhs[1] = {scratch.rhs()};
+        solve_rhs(tiles, &systems, rhs, &written);
     };
     // Interleaved blocks of several tiles: each block's first tile hints the
     // rest of the block in the range (prefetch.hpp), decided at each block's
@@ -178,25 +196,13 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
                 M info[2];
                 factor_pair(tile, tile_b, tau, step_a, step_b, info[0], info[1]);
                 const Tile* const tiles[2] = {&tile, &tile_b};
+                // A loop, as before stop 54: two calls written out grew the
+                // pair's code by 2 KiB and double order 4 ran 0.96-0.98x.
                 M written[2];
-                for (int p = 0; p < 2; ++p) {
-                    if (writes_factors(call.operation)) {
-                        store_matrices(*tiles[p], systems[p]);
-                        store_pivots(*tiles[p], systems[p]);
-                    }
-                    for (int l = 0; l < systems[p].count; ++l)
-                        ops.info[first + p * W + l] = std::int32_t(info[p][l]);
-                    written[p] = info[p] == Index(0);
-                }
+                for (int p = 0; p < 2; ++p) written[p] = store_factors(*tiles[p], systems[p], first + p * W, info[p]);
                 if (!solves) return;
                 T* const rhs[2] = {scratch.rhs(), scratch_b.rhs()};
-                for (std::int64_t column = 0; column < ops.nrhs; column += block) {
-                    const int columns = int(std::min<std::int64_t>(block, ops.nrhs - column));
-                    for (int p = 0; p < 2; ++p) load_rhs<StaticN>(rhs[p], n, systems[p], column, columns);
-                    solve_tiles<2>(tiles, rhs, columns, RowMajor);
-                    for (int p = 0; p < 2; ++p)
-                        store_rhs<StaticN>(rhs[p], n, systems[p], column, columns, written[p]);
-                }
+                solve_rhs(tiles, systems, rhs, written);
             };
             // views[t]: the pair solved now; views[t ^ 1]: the next one.
             TileSystems<T, W> views[2][2];

@@ -410,7 +410,7 @@ bool consecutive_pivots(const TileSystems<T, W>& s) noexcept {
 }
 
 /// LAPACK's 1-based swap sequence out of the 0-based pivot rows. Always
-/// inlined, as solve() is (tile_lu.hpp).
+/// inlined, as solve_tiles() is (tile_lu.hpp).
 template <typename T, int W, int N>
 TDLS_SIMD_FORCE_INLINE void store_pivots(const Tile<T, W, N>& t, const TileSystems<T, W>& s) noexcept {
     if (s.side_by_side) {

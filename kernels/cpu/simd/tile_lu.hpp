@@ -543,13 +543,15 @@ void index_exchanges(const Tile<T, W, N>& t) noexcept {
 }
 
 /// Solves A X = B for `columns` right-hand sides of the W factored systems
-/// of each of P tiles (P = 2: solve_pair), tile p's B at b[p]: element (i, c)
-/// of lane l at b[p][(c*n + i)*W + l], overwritten by X. Column-major:
-/// L U = P A, so P b, then L y = P b, U x = y. Row-major: the factors are
-/// those of A^T = P^T L U, so U^T z = b, L^T w = z, x = P^T w. The tiles
-/// take their turns operation by operation, each in the order of one tile
-/// alone, so that the processor overlaps their chains of divisions and
-/// multiply-adds and each tile's X is the same bit for bit.
+/// of each of P tiles (1, or 2 for the range kernel's pairs), tile p's B at
+/// b[p]: element (i, c) of lane l at b[p][(c*n + i)*W + l], overwritten by
+/// X. Column-major: L U = P A, so P b, then L y = P b, U x = y. Row-major:
+/// the factors are those of A^T = P^T L U, so U^T z = b, L^T w = z,
+/// x = P^T w. The tiles take their turns operation by operation, each in
+/// the order of one tile alone, so that the processor overlaps their chains
+/// of divisions and multiply-adds and each tile's X is the same bit for
+/// bit. Always inlined into the range kernel (out of line, orders 2-4 ran
+/// 5-8% slower).
 template <int P, typename T, int W, int N>
 TDLS_SIMD_FORCE_INLINE void solve_tiles(const Tile<T, W, N>* const (&t)[P], T* const (&b)[P], int columns,
                                         bool row_major) noexcept {
@@ -595,16 +597,6 @@ TDLS_SIMD_FORCE_INLINE void solve_tiles(const Tile<T, W, N>* const (&t)[P], T* c
     }
     for (int k = n - 1; k >= 0; --k)
         for (int p = 0; p < P; ++p) exchange_step(*t[p], b[p], n, columns, k);
-}
-
-/// One tile's solve (solve_tiles). Always inlined into the range kernel, as
-/// it was before the kernel had two tile loops (out of line, orders 2-4 ran
-/// 5-8% slower).
-template <typename T, int W, int N>
-TDLS_SIMD_FORCE_INLINE void solve(const Tile<T, W, N>& t, T* b, int columns, bool row_major) noexcept {
-    const Tile<T, W, N>* const tiles[1] = {&t};
-    T* const rhs[1] = {b};
-    solve_tiles<1>(tiles, rhs, columns, row_major);
 }
 
 } // namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA
