@@ -414,7 +414,7 @@ class BlockedLu {
         for (int j = 0; j < n_; ++j) {
             const T* from = A + j * col;
             for (int i = 0; i < n_; ++i, from += row) {
-                if (i + side_by_side_ahead < n_) __builtin_prefetch(from + side_by_side_ahead * row);
+                if (i + side_by_side_ahead < n_) hint_line<LineUse::Read>(from + side_by_side_ahead * row);
                 for (int l = 0; l < count; ++l) at(l, j)[i] = from[l];
             }
             for (int l = 0; l < count; ++l) std::fill(at(l, j) + n_, at(l, j) + scratch_ld_, T(0)); // padding rows
@@ -436,7 +436,7 @@ class BlockedLu {
         for (int j = 0; j < n_; ++j) {
             T* to = A + j * col;
             for (int i = 0; i < n_; ++i, to += row) {
-                if (i + side_by_side_ahead < n_) __builtin_prefetch(to + side_by_side_ahead * row, 1);
+                if (i + side_by_side_ahead < n_) hint_line<LineUse::Read>(to + side_by_side_ahead * row);
                 for (int l = 0; l < count; ++l) to[l] = at(l, j)[i];
             }
         }
@@ -513,7 +513,7 @@ class BlockedLu {
             T* const to = a_.data() + std::size_t(j) * std::size_t(ld); // matrix 0's column j
             int i = 0;
             for (; i + W <= n; i += W) {
-                if (i + side_by_side_ahead < n) __builtin_prefetch(from + (i + side_by_side_ahead) * row);
+                if (i + side_by_side_ahead < n) hint_line<LineUse::Read>(from + (i + side_by_side_ahead) * row);
                 for (int g = 0; g < vectors; ++g) {
                     V v[W];
                     for (int r = 0; r < W; ++r) {

@@ -31,6 +31,7 @@
 
 #include "aligned_buffer.hpp"
 #include "lanes.hpp"
+#include "prefetch_lines.hpp"
 #include "transpose.hpp"
 
 #ifndef TDLS_SIMD_BYTES
@@ -272,12 +273,14 @@ class PackedProduct {
     }
 
     /// Rows of Rv vectors by `cols` (<= C) columns of C minus the product of
-    /// a packed panel of A (Rv * W rows) and one of B (C columns).
+    /// a packed panel of A (Rv * W rows) and one of B (C columns). C's
+    /// lines are hinted for reading though they are written: PREFETCHW
+    /// ran level on the Zen 5 host of stop 53 (docs/cpu_blocked.md).
     template <int Rv>
     static void kernel(int k, const T* ap, const T* bp, T* c, std::int64_t ldc, int cols) noexcept {
         for (int j = 0; j < cols; ++j)
             for (int r = 0; r < Rv * W * int(sizeof(T)); r += 64)
-                __builtin_prefetch(c + j * ldc + r / int(sizeof(T)), 1);
+                hint_line<LineUse::Read>(c + j * ldc + r / int(sizeof(T)));
         V acc[Rv][C];
 #pragma GCC unroll 8
         for (int j = 0; j < C; ++j)

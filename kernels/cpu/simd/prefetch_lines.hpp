@@ -1,7 +1,9 @@
 // libtdls: software prefetch of a range of cache lines, for reading, for
-// writing or for one read: the tiles' hints (prefetch.hpp) and the blocked
-// kernel's interchanges and copies in (blocked_lu.hpp); in the namespace of
-// the translation unit's instruction set (TDLS_SIMD_ISA), like its callers.
+// writing or for one read: every hint of the vector kernels goes through
+// here, the tiles' (prefetch.hpp), the blocked kernel's interchanges, copies
+// in and side-by-side moves (blocked_lu.hpp) and its product's C lines
+// (packed_product.hpp); in the namespace of the translation unit's
+// instruction set (TDLS_SIMD_ISA), like its callers.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,8 @@ enum class LineUse { Read, Write, ReadOnce };
 /// Read once: PREFETCHNTA, which brings the line close to the core while
 /// keeping it out of the outer levels' places for lines in use.
 template <LineUse Use>
-inline void hint_line(const char* p) noexcept {
+inline void hint_line(const void* line) noexcept {
+    const char* const p = static_cast<const char*>(line);
 #if defined(__x86_64__) || defined(__i386__)
     if constexpr (Use == LineUse::Write)
         asm volatile("prefetchw %0" : : "m"(*p));
@@ -44,7 +47,7 @@ inline void hint_bytes(const void* first, std::int64_t bytes) noexcept {
     constexpr std::int64_t line = 64;
     const auto begin = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t(line - 1);
     const auto end = reinterpret_cast<std::uintptr_t>(first) + std::uintptr_t(bytes);
-    for (std::uintptr_t p = begin; p < end; p += line) hint_line<Use>(reinterpret_cast<const char*>(p));
+    for (std::uintptr_t p = begin; p < end; p += line) hint_line<Use>(reinterpret_cast<const void*>(p));
 }
 
 /// Prefetches the `bytes` bytes from `first` for writing (PREFETCHW where
