@@ -127,7 +127,7 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     // info; returns the lanes whose B is written (info 0). This and
     // solve_rhs are forced inline into the tile loops' bodies, whose code
     // they were until stop 54: left to GCC, solve_rhs went out of line and
-    // double orders 2 and 3 ran 0.82-0.97x (Zen 5, tdls-bench, 3 rounds).
+    // double orders 2 and 3 ran 0.87x and 0.91x on average (Zen 5).
     const auto store_factors = [&](const Tile& t, const TileSystems<T, W>& systems, std::int64_t first,
                                    const M& info) TDLS_SIMD_FORCE_INLINE_LAMBDA {
         if (writes_factors(call.operation)) {
@@ -197,7 +197,7 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
                 factor_pair(tile, tile_b, tau, step_a, step_b, info[0], info[1]);
                 const Tile* const tiles[2] = {&tile, &tile_b};
                 // A loop, as before stop 54: two calls written out grew the
-                // pair's code by 2 KiB and double order 4 ran 0.96-0.98x.
+                // pair's code by 2 KiB and double order 4 ran 0.97x on average.
                 M written[2];
                 for (int p = 0; p < 2; ++p) written[p] = store_factors(*tiles[p], systems[p], first + p * W, info[p]);
                 if (!solves) return;
