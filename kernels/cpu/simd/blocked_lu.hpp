@@ -428,7 +428,9 @@ class BlockedLu {
     static constexpr int side_by_side_ahead = 16;
 
     /// store() into `count` systems side by side, each line of the block
-    /// written once.
+    /// written once. The lines ahead are hinted for reading (PREFETCHT0,
+    /// what the earlier __builtin_prefetch write hint compiled to without
+    /// -mprfchw); PREFETCHW has not been measured on this path.
     void store_side_by_side(T* A, std::int64_t row, std::int64_t col, int count) noexcept {
         if (vector_group(count))
             return count % W == 0 ? store_group<true>(A, row, col, count)
