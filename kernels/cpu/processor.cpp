@@ -12,21 +12,27 @@
 namespace tdls::kernels::cpu {
 namespace {
 
-bool read_amd_family_19h() noexcept {
+/// The family of an AMD processor as CPUID gives it (base plus extended),
+/// or 0 for any other vendor.
+unsigned read_amd_family() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a = 0, b = 0, c = 0, d = 0;
-    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
     char vendor[13] = {};
     std::memcpy(vendor, &b, 4);
     std::memcpy(vendor + 4, &d, 4);
     std::memcpy(vendor + 8, &c, 4);
-    if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &a, &b, &c, &d)) return false;
+    if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &a, &b, &c, &d)) return 0;
     const unsigned base = (a >> 8) & 0xF;
-    const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
-    return family == 0x19;
+    return base == 0xF ? base + ((a >> 20) & 0xFF) : base;
 #else
-    return false;
+    return 0;
 #endif
+}
+
+unsigned amd_family() noexcept {
+    static const unsigned family = read_amd_family(); // thread-safe, once
+    return family;
 }
 
 long read_l2_bytes_per_core() noexcept {
@@ -44,9 +50,8 @@ long l2_bytes_per_core() noexcept {
     return bytes;
 }
 
-bool amd_family_19h() noexcept {
-    static const bool answer = read_amd_family_19h(); // thread-safe, once
-    return answer;
-}
+bool amd_family_19h() noexcept { return amd_family() == 0x19; }
+
+bool amd_family_1ah() noexcept { return amd_family() == 0x1A; }
 
 } // namespace tdls::kernels::cpu

@@ -13,6 +13,10 @@ namespace tdls::kernels::cpu {
 /// for either. Read once per process.
 bool amd_family_19h() noexcept;
 
+/// Whether this is an AMD family 1Ah processor (Zen 5). Read once per
+/// process.
+bool amd_family_1ah() noexcept;
+
 /// The L2 cache of one core in bytes, as the C library reads it from CPUID
 /// (sysconf), or 1 MiB where it does not say. Read once per process.
 long l2_bytes_per_core() noexcept;

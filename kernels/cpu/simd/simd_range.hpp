@@ -85,6 +85,11 @@ inline bool scalar_exchanges([[maybe_unused]] int n) noexcept {
 #endif
 }
 
+/// Whether this processor's static tiles blend up to zen5_blends_max_order
+/// (tile_lu.hpp, measured on Zen 5 only: Zen 4's and Zen 3's lane-by-lane
+/// exchanges were not compared with the blends).
+inline bool zen5_blends() noexcept { return amd_family_1ah(); }
+
 /// Static orders whose tiles the range kernel takes two at a time
 /// (factor_pair, solve_tiles). A tile of these orders is a few short chains
 /// of dependent operations, and the processor overlaps two tiles' chains
@@ -106,9 +111,10 @@ constexpr bool pairs_pay(int static_n) noexcept {
 
 /// Solves real systems [begin, end) of the call, W at a time (the last tile
 /// may be partial). StaticN > 0: compiled for that order; 0: any order up to
-/// max_order (256).
+/// max_order (256). `zen5_blend`: ExchangeChoice::zen5_blends, zen5_blends()
+/// on this processor (the tests take both).
 template <typename T, int StaticN, bool RowMajor>
-void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
+void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end, bool zen5_blend) {
     constexpr int W = lanes<T>;
     using L = Lanes<T, W>;
     using M = typename L::M;
@@ -119,7 +125,8 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     const int block = solves ? RangeScratch<T, W>::rhs_block(n, ops.nrhs) : 0;
     using Tile = simd::TDLS_SIMD_ISA::Tile<T, W, StaticN>;
     const RangeScratch<T, W> scratch(n, Tile::leading(n), block);
-    const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps(), scalar_exchanges(n));
+    const ExchangeChoice exchanges{scalar_exchanges(n), zen5_blend};
+    const Tile tile(n, scratch.matrix(), scratch.pivots(), scratch.swaps(), exchanges);
     const T tau = T(call.pivot_threshold);
 
     // A factored tile's results out: its factors and pivots where the
@@ -188,7 +195,7 @@ void real_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
     if constexpr (pairs_pay<T, W>(StaticN)) {
         if (call.operation != Operation::Getrs) {
             const RangeScratch<T, W> scratch_b(n, Tile::leading(n), block);
-            const Tile tile_b(n, scratch_b.matrix(), scratch_b.pivots(), scratch_b.swaps(), scalar_exchanges(n));
+            const Tile tile_b(n, scratch_b.matrix(), scratch_b.pivots(), scratch_b.swaps(), exchanges);
             const auto solve_pair = [&](const TileSystems<T, W>* systems, std::int64_t first, const auto& step_a,
                                         const auto& step_b) {
                 load_matrices(tile, systems[0]);
@@ -280,7 +287,7 @@ void solve_range(const BatchCall& call, std::int64_t begin, std::int64_t end) {
         // compiles complex at order 0 only).
         complex_range<T, RowMajor>(call, begin, end);
     } else {
-        real_range<T, StaticN, RowMajor>(call, begin, end);
+        real_range<T, StaticN, RowMajor>(call, begin, end, zen5_blends());
     }
 }
 

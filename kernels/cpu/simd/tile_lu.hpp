@@ -28,6 +28,45 @@
 
 namespace tdls::kernels::cpu::simd::TDLS_SIMD_ISA {
 
+/// Static orders whose steps exchange by masked blends of row k with every
+/// row below it, whether a lane chose it or not (pivot_step), on every
+/// processor: the set of rows the lanes chose, computed lane by lane, and
+/// the branches on its size cost more than the blends they spare. The
+/// blends grow with the order squared, the gathers and scatters they
+/// replace with the lanes: on the model-207 Xeon host (AVX-512) the blends
+/// ran 1.06-1.22x at n = 2..6 in double and 1.01-1.22x in float, and in
+/// float 1.05-1.09x at 7 and 8, where double lost 2-3%; both lost 8-27% at
+/// 12 and 16 (docs/cpu_simd.md).
+template <typename T>
+inline constexpr int blends_max_order = sizeof(T) == 4 ? 8 : 6;
+template <typename T, int N>
+inline constexpr bool blends_every_row_below = N > 0 && N <= blends_max_order<T>;
+
+/// The largest static order whose steps blend on AMD family 1Ah (Zen 5),
+/// where exchanging lane by lane (AVX-512's gather and scatter, AVX2's
+/// scalar moves) costs more than on the Xeon. Whole calls, one core,
+/// alternated with the lane-by-lane exchanges (stop 55, two sets of two
+/// rounds; docs/cpu_simd.md): AVX-512 double 1.02-1.23x at n = 7..9,
+/// 0.96-1.12x at 10, level at 11 (0.95-1.08x), 0.94-1.00x at 12; float (16
+/// lanes) 1.02-1.34x at every order 9..16; AVX2 double (4 lanes) 1.06-1.20x
+/// at 7 and 8, level at 9; AVX2 float 1.02-1.22x at 9..11, 1.01-1.06x at
+/// 12, 0.95-1.00x at 13. A lane-by-lane exchange costs with the lanes and
+/// the blends with the rows below, so the order follows W. Narrower
+/// vectors keep the rule above.
+template <int W>
+inline constexpr int zen5_blends_max_order = W >= 16 ? 16 : W >= 8 ? 11 : W >= 4 ? 8 : 0;
+
+/// How a tile's steps exchange rows where the processor decides
+/// (simd_range.hpp chooses, by measurement).
+struct ExchangeChoice {
+    /// Lane by lane with scalar moves where the ISA also has a gather and a
+    /// scatter (exchange_lanes).
+    bool scalar = false;
+    /// Static orders up to zen5_blends_max_order<W> exchange by blends, as
+    /// those of blends_every_row_below do on every processor.
+    bool zen5_blends = false;
+};
+
 /// The working copy of W systems of order n: element (i, j) of lane l at
 /// a[(j*ld + i)*W + l] (column-major, a vector per element, columns padded to
 /// ld = leading(n) rows, a multiple of the row block, with rows that stay
@@ -58,11 +97,9 @@ class Tile {
         return n > 16 && rows % (2 * row_block) == 0 ? rows + row_block : rows;
     }
 
-    /// scalar_exchanges: exchange rows lane by lane with scalar moves where
-    /// the ISA also has a gather and a scatter (exchange_lanes).
-    Tile(int n, T* a, Index* pivots, std::uint64_t* swaps, bool scalar_exchanges = false) noexcept
+    Tile(int n, T* a, Index* pivots, std::uint64_t* swaps, ExchangeChoice exchanges = {}) noexcept
         : n_(StaticN > 0 ? StaticN : n), ld_(leading(n_)), a_(a), pivots_(pivots), swaps_(swaps),
-          scalar_exchanges_(scalar_exchanges) {}
+          exchanges_(exchanges) {}
 
     constexpr int order() const noexcept {
         if constexpr (StaticN > 0)
@@ -79,14 +116,25 @@ class Tile {
     T* at(int i, int j) const noexcept { return a_ + (std::int64_t(j) * ld() + i) * W; }
     Index* pivot(int k) const noexcept { return pivots_ + std::int64_t(k) * W; }
     std::uint64_t& swaps(int k) const noexcept { return swaps_[k]; }
-    bool scalar_exchanges() const noexcept { return scalar_exchanges_; }
+    bool scalar_exchanges() const noexcept { return exchanges_.scalar; }
+    /// Whether step k exchanges row k with every row below it by blends,
+    /// whichever the lanes chose: known at compile time but for the orders
+    /// that blend on Zen 5 only.
+    constexpr bool blends_all_rows_below() const noexcept {
+        if constexpr (blends_every_row_below<T, StaticN>)
+            return true;
+        else if constexpr (StaticN > 0 && StaticN <= zen5_blends_max_order<W>)
+            return exchanges_.zen5_blends;
+        else
+            return false;
+    }
 
   private:
     int n_, ld_;
     T* a_;
     Index* pivots_;
     std::uint64_t* swaps_;
-    bool scalar_exchanges_;
+    ExchangeChoice exchanges_;
 };
 
 /// Exchanges, in each lane whose pivot of step k is row r, rows k and r of a
@@ -174,21 +222,10 @@ inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int
         exchange_rows<T, W>(block, ld, columns, k, rows, Lanes<T, W>::load(t.pivot(k)));
 }
 
-/// Static orders whose steps exchange by masked blends of row k with every
-/// row below it, whether a lane chose it or not (tile_lu's factor): the set
-/// of rows the lanes chose, computed lane by lane, and the branches on its
-/// size cost more than the blends they spare. The blends grow with the
-/// order squared, the gathers and scatters they replace with the lanes: on
-/// the model-207 Xeon host (AVX-512) the blends ran 1.06-1.22x at n = 2..6
-/// in double and 1.01-1.22x in float, and in float 1.05-1.09x at 7 and 8,
-/// where double lost 2-3%; both lost 8-27% at 12 and 16 (docs/cpu_simd.md).
-template <typename T, int N>
-inline constexpr bool blends_every_row_below = N > 0 && N <= (sizeof(T) == 4 ? 8 : 6);
-
 /// Exchanges row k with each lane's pivot row of step k in columns c0 ..
 /// c0 + count - 1 of the tile, as factor() does once Tile::swaps(k) is set:
-/// masked vector exchanges in the small static orders (every row below k)
-/// and wherever the lanes chose at most three distinct rows; otherwise lane
+/// masked vector exchanges where the tile blends (every row below k:
+/// Tile::blends_all_rows_below) and wherever the lanes chose at most three distinct rows; otherwise lane
 /// by lane. `pivot`: the pivots of step k, as Tile::pivot(k) holds them
 /// (factor passes the register it stored them from: with them reloaded
 /// from memory there, double n = 4 ran 5% slower).
@@ -196,7 +233,7 @@ template <typename T, int W, int N>
 inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int k,
                              typename Lanes<T, W>::M pivot) noexcept {
     const std::uint64_t rows = t.swaps(k);
-    if (blends_every_row_below<T, N> || __builtin_popcountll(rows) <= 3)
+    if (t.blends_all_rows_below() || __builtin_popcountll(rows) <= 3)
         exchange_rows<T, W>(t.at(0, c0), t.ld(), count, k, rows, pivot);
     else if (rows)
         exchange_lanes<T, W>(t.at(0, c0), t.ld(), count, k, t.pivot(k), t.scalar_exchanges());
@@ -401,11 +438,12 @@ TDLS_SIMD_FORCE_INLINE void pivot_step(const Tile<T, W, N>& t, int k, T tau, int
     const M singular = (largest < floor) | (largest == zero);
     info = (singular & (info == 0)) ? L::splat_index(Index(k + 1)) : info;
 
-    // The rows exchanged with row k: in the small static orders every
-    // row below k, whichever the lanes chose (the same blends in every
-    // tile, no branch on the data); otherwise the rows the lanes chose.
+    // The rows exchanged with row k: where the tile blends (small static
+    // orders) every row below k, whichever the lanes chose (the same
+    // blends in every tile, no branch on the data); otherwise the rows the
+    // lanes chose.
     std::uint64_t rows;
-    if constexpr (blends_every_row_below<T, N>)
+    if (t.blends_all_rows_below())
         rows = (std::uint64_t(1) << N) - (std::uint64_t(2) << k);
     else
         rows = rows_exchanged_at(t, k);
