@@ -19,15 +19,14 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/simd/simd_range.hpp"
@@ -186,9 +185,23 @@ void range_kernel(const BatchCall& call, std::int64_t begin, std::int64_t end, b
         simd::real_range<T, N, RowMajor>(call, begin, end, zen5_blend);
 }
 
-/// The static orders run_simd compiles (1-5: registers and blends; 12:
-/// columns padded to 16 rows).
-constexpr int static_orders[] = {1, 2, 3, 4, 5, 8, 12, 16};
+/// The static orders compiled here (1-5: registers and blends; 12: columns
+/// padded to 16 rows).
+using StaticOrders = std::integer_sequence<int, 1, 2, 3, 4, 5, 8, 12, 16>;
+
+/// The range kernel of static order n where one is compiled here, else the
+/// dynamic one.
+template <typename T, bool RowMajor, int... N>
+auto kernel_of_order(int n, std::integer_sequence<int, N...>) {
+    auto kernel = &range_kernel<T, 0, RowMajor>;
+    ((n == N ? void(kernel = &range_kernel<T, N, RowMajor>) : void()), ...);
+    return kernel;
+}
+
+template <int... N>
+bool static_order(int n, std::integer_sequence<int, N...>) {
+    return ((n == N) || ...);
+}
 
 /// Whether order n has a static instance here whose tiles blend on Zen 5
 /// only (ExchangeChoice::zen5_blends): compare runs those both ways on every
@@ -196,10 +209,11 @@ constexpr int static_orders[] = {1, 2, 3, 4, 5, 8, 12, 16};
 template <typename T>
 bool blends_on_zen5_only(int n) {
     constexpr int W = simd::lanes<T>;
-    if constexpr (tdls::is_complex_scalar_v<T>) return false;
+    if constexpr (tdls::is_complex_scalar_v<T>)
+        return false;
     else
-        return std::count(std::begin(static_orders), std::end(static_orders), n) > 0 &&
-               n > simd::blends_max_order<T> && n <= simd::zen5_blends_max_order<W>;
+        return static_order(n, StaticOrders{}) && n > simd::blends_max_order<T> &&
+               n <= simd::zen5_blends_max_order<W>;
 }
 
 /// The SIMD kernel of order n: the static instance where one is compiled
@@ -208,17 +222,8 @@ template <typename T, bool RowMajor>
 void run_simd(const BatchCall& call, bool use_static, bool zen5_blend = false) {
     const std::int64_t batch = call.operands.batch;
     const int n = int(call.operands.n);
-    auto kernel = &range_kernel<T, 0, RowMajor>;
-    if (use_static) {
-        if (n == 1) kernel = &range_kernel<T, 1, RowMajor>;
-        if (n == 2) kernel = &range_kernel<T, 2, RowMajor>;
-        if (n == 3) kernel = &range_kernel<T, 3, RowMajor>;
-        if (n == 4) kernel = &range_kernel<T, 4, RowMajor>;
-        if (n == 5) kernel = &range_kernel<T, 5, RowMajor>;
-        if (n == 8) kernel = &range_kernel<T, 8, RowMajor>;
-        if (n == 12) kernel = &range_kernel<T, 12, RowMajor>;
-        if (n == 16) kernel = &range_kernel<T, 16, RowMajor>;
-    }
+    const auto kernel =
+        use_static ? kernel_of_order<T, RowMajor>(n, StaticOrders{}) : &range_kernel<T, 0, RowMajor>;
     // Cuts that are not multiples of any width. Orders whose tiles go in
     // pairs (simd::pairs_pay) then meet a lone partial tile, a pair whose
     // second tile is partial and, in their wider batch (compare), full pairs
@@ -331,7 +336,8 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
     CHECK(counts.mismatches == 0);
     REQUIRE(orders == expected_orders);
     // Orders that blend on Zen 5 only run twice (blends_on_zen5_only).
-    constexpr int zen5_only = std::is_same_v<T, double> && W == 8 ? 1 : std::is_same_v<T, float> && W == 16 ? 2 : 0;
+    constexpr int zen5_only =
+        std::is_same_v<T, double> && W == 8 ? 1 : std::is_same_v<T, float> && W == 16 ? 2 : 0;
     REQUIRE(counts.cases == (orders + zen5_only) * 2 * (3 * 3 + 7) * 2);
 }
 
