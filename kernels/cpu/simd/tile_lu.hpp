@@ -225,10 +225,10 @@ inline void exchange_step(const Tile<T, W, N>& t, T* block, std::int64_t ld, int
 /// Exchanges row k with each lane's pivot row of step k in columns c0 ..
 /// c0 + count - 1 of the tile, as factor() does once Tile::swaps(k) is set:
 /// masked vector exchanges where the tile blends (every row below k:
-/// Tile::blends_all_rows_below) and wherever the lanes chose at most three distinct rows; otherwise lane
-/// by lane. `pivot`: the pivots of step k, as Tile::pivot(k) holds them
-/// (factor passes the register it stored them from: with them reloaded
-/// from memory there, double n = 4 ran 5% slower).
+/// Tile::blends_all_rows_below) and wherever the lanes chose at most three
+/// distinct rows; otherwise lane by lane. `pivot`: the pivots of step k,
+/// as Tile::pivot(k) holds them (factor passes the register it stored them
+/// from: with them reloaded from memory there, double n = 4 ran 5% slower).
 template <typename T, int W, int N>
 inline void exchange_columns(const Tile<T, W, N>& t, int c0, int count, int k,
                              typename Lanes<T, W>::M pivot) noexcept {
