@@ -207,13 +207,12 @@ bool static_order(int n, std::integer_sequence<int, N...>) {
 /// only (ExchangeChoice::zen5_blends): compare runs those both ways on every
 /// host. With 64-byte vectors: double 8, float 12 and 16.
 template <typename T>
-bool blends_on_zen5_only(int n) {
+bool runs_both_ways(int n) {
     constexpr int W = simd::lanes<T>;
     if constexpr (tdls::is_complex_scalar_v<T>)
         return false;
     else
-        return static_order(n, StaticOrders{}) && n > simd::blends_max_order<T> &&
-               n <= simd::zen5_blends_max_order<W>;
+        return static_order(n, StaticOrders{}) && simd::blends_on_zen5_only<T, W>(n);
 }
 
 /// The SIMD kernel of order n: the static instance where one is compiled
@@ -269,7 +268,7 @@ void compare(int n, BatchForm form, std::int64_t block, Operation op, int nrhs, 
     constexpr int W = simd::lanes<T>;
     const std::int64_t batch = (use_static && simd::pairs_pay<T, W>(n) ? 4 : 2) * W + 3;
     for (const bool zen5_blend : {false, true}) {
-        if (zen5_blend && !(use_static && blends_on_zen5_only<T>(n))) break;
+        if (zen5_blend && !(use_static && runs_both_ways<T>(n))) break;
         for (const Fill fill : {Fill::Random, Fill::Ties}) {
             const bool same = same_as_scalar<T, RowMajor>(
                 n, form, block, op, nrhs, batch, fill, tau, simd_tau, packed,
@@ -335,7 +334,7 @@ TEMPLATE_TEST_CASE("SIMD kernels equal the cooperative solver bit for bit, " TDL
     INFO("orders " << orders << ", cases " << counts.cases);
     CHECK(counts.mismatches == 0);
     REQUIRE(orders == expected_orders);
-    // Orders that blend on Zen 5 only run twice (blends_on_zen5_only).
+    // Orders that blend on Zen 5 only run twice (runs_both_ways).
     constexpr int zen5_only =
         std::is_same_v<T, double> && W == 8 ? 1 : std::is_same_v<T, float> && W == 16 ? 2 : 0;
     REQUIRE(counts.cases == (orders + zen5_only) * 2 * (3 * 3 + 7) * 2);

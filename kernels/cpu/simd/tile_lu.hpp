@@ -56,6 +56,12 @@ inline constexpr bool blends_every_row_below = N > 0 && N <= blends_max_order<T>
 template <int W>
 inline constexpr int zen5_blends_max_order = W >= 16 ? 16 : W >= 8 ? 11 : W >= 4 ? 8 : 0;
 
+/// Whether static order n blends on Zen 5 and lane by lane elsewhere.
+template <typename T, int W>
+constexpr bool blends_on_zen5_only(int n) noexcept {
+    return n > blends_max_order<T> && n <= zen5_blends_max_order<W>;
+}
+
 /// How a tile's steps exchange rows where the processor decides
 /// (simd_range.hpp chooses, by measurement).
 struct ExchangeChoice {
@@ -123,7 +129,7 @@ class Tile {
     constexpr bool blends_all_rows_below() const noexcept {
         if constexpr (blends_every_row_below<T, StaticN>)
             return true;
-        else if constexpr (StaticN > 0 && StaticN <= zen5_blends_max_order<W>)
+        else if constexpr (blends_on_zen5_only<T, W>(StaticN))
             return exchanges_.zen5_blends;
         else
             return false;
